@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, from the bottom up: the C libraries; the HTTP server (knows nothing of moderation); the
+// store (knows nothing of HTTP); the service that joins them; the `bouncer` executable.
+let package = Package(
+    name: "Bouncer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bouncer", targets: ["bouncer"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "HTTPServer"),
+        .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL"]),
+        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore"]),
+        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService"]),
+        .testTarget(name: "BlackBoxTests", dependencies: ["HTTPServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,439 @@
+import Dispatch
+import Glibc
+
+/// One client connection. Every piece of state is touched only on `queue`, a serial queue that
+/// the read, write and timer sources fire on; that confinement is why the class may be Sendable.
+///
+/// Requests are handled one at a time: while one is being answered the parser keeps the bytes of
+/// pipelined requests behind it (reading stops once enough are buffered), so responses go out in
+/// request order. The descriptor is closed only once every source on it has been cancelled.
+final class Connection: @unchecked Sendable {
+    private struct PendingRequest {
+        var head: RequestHead
+        var body: [UInt8] = []
+        var id: String
+        var started: ContinuousClock.Instant
+    }
+
+    private enum AfterWrite {
+        case nothing
+        case finishRequest(close: Bool)
+        case close
+    }
+
+    let queue: DispatchQueue
+    private let fd: Int32
+    private let context: ServerContext
+    private var parser: HTTPRequestParser
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var timer: DispatchSourceTimer?
+    private var readSuspended = false
+    private var writeSuspended = false
+    private var liveSources = 0
+
+    private var current: PendingRequest?
+    /// A request is being handled or its response written; input waits behind it.
+    private var busy = false
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    private var afterWrite = AfterWrite.nothing
+    private var peerClosedInput = false
+    private var draining = false
+    private(set) var closed = false
+    private var requestsServed = 0
+
+    // Timeouts: `deadline` is when the current phase expires (0: none); the timer is re-armed
+    // only when a deadline moves earlier, so the common case costs no timer call.
+    private var deadline: UInt64 = 0
+    private var timerArmedFor: UInt64 = .max
+    private var headStarted: UInt64 = 0
+
+    /// Pipelined bytes buffered while a request is handled before reading pauses.
+    private static let pipelineBufferLimit = 64 * 1024
+    private static let readChunk = 16 * 1024
+    /// Most bytes read in one wake-up, so one fast client cannot starve the others on its thread.
+    private static let readBudget = 256 * 1024
+
+    init(fd: Int32, context: ServerContext, queue: DispatchQueue) {
+        self.fd = fd
+        self.context = context
+        self.queue = queue
+        self.parser = HTTPRequestParser(limits: context.limits)
+    }
+
+    func start() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        read.setEventHandler { [unowned self] in readable() }
+        read.setCancelHandler { [self] in sourceCancelled() }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [unowned self] in timerFired() }
+        timer.setCancelHandler { [self] in sourceCancelled() }
+        timer.schedule(deadline: .distantFuture)
+        self.readSource = read
+        self.timer = timer
+        liveSources = 2
+        // A new connection has as long to send its first request head as any other.
+        setDeadline(Self.now() + context.limits.headerTimeout.nanoseconds)
+        timer.activate()
+        read.activate()
+    }
+
+    // MARK: - Reading
+
+    private func readable() {
+        guard !closed else { return }
+        var total = 0
+        reading: while total < Self.readBudget {
+            let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
+                let result = Socket.read(fd, into: buffer)
+                if case .bytes(let count) = result {
+                    parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
+                return result
+            }
+            switch result {
+            case .bytes(let count):
+                total += count
+                if count < Self.readChunk { break reading }
+            case .wouldBlock:
+                break reading
+            case .closed:
+                peerClosedInput = true
+                suspendReading()
+                break reading
+            case .failed:
+                close()
+                return
+            }
+        }
+        if total > 0, parser.isReadingBody {
+            setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
+        }
+        processInput()
+    }
+
+    /// Turns buffered bytes into requests until one is being handled or more bytes are needed.
+    private func processInput() {
+        while !busy && !closed {
+            let event: HTTPParserEvent?
+            do {
+                event = try parser.next()
+            } catch {
+                failRequest(HTTPError(error))
+                return
+            }
+            guard let event else { break }
+            switch event {
+            case .head(let head):
+                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now)
+                headStarted = 0
+                if head.expectsContinue {
+                    queueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    if !flush() { return }
+                }
+            case .body(let bytes):
+                current?.body.append(contentsOf: bytes)
+            case .end:
+                if let request = current {
+                    current = nil
+                    busy = true
+                    handle(request)
+                }
+            }
+        }
+        guard !closed else { return }
+        if !busy {
+            if peerClosedInput {
+                // The peer sent all it will; what is left is an incomplete request or nothing.
+                close()
+                return
+            }
+            if draining && parser.isBetweenRequests {
+                close()
+                return
+            }
+            updateIdleDeadline()
+        }
+        if busy && parser.bufferedByteCount >= Self.pipelineBufferLimit {
+            suspendReading()
+        } else if !peerClosedInput {
+            resumeReading()
+        }
+    }
+
+    private func updateIdleDeadline() {
+        if parser.isBetweenRequests {
+            let timeout = requestsServed == 0 ? context.limits.headerTimeout : context.limits.keepAliveIdleTimeout
+            setDeadline(Self.now() + timeout.nanoseconds)
+            headStarted = 0
+        } else if !parser.isReadingBody && headStarted == 0 {
+            // The header timeout runs from the first byte of the head and is never extended,
+            // so a client trickling bytes cannot hold the connection.
+            headStarted = Self.now()
+            setDeadline(headStarted + context.limits.headerTimeout.nanoseconds)
+        }
+    }
+
+    // MARK: - Handling
+
+    private func handle(_ pending: PendingRequest) {
+        deadline = 0
+        let request = Request(head: pending.head, body: pending.body, id: pending.id)
+        switch context.router.match(method: pending.head.method, path: pending.head.path) {
+        case .notFound:
+            respond(to: pending, with: context.render(HTTPError.notFound(), request: request))
+        case .methodNotAllowed(let allowed):
+            var error = HTTPError(.methodNotAllowed, code: "method_not_allowed",
+                                  detail: "\(pending.head.method) is not allowed here; allowed: \(allowed.joined(separator: ", ")).")
+            error.headers.set("Allow", allowed.joined(separator: ", "))
+            respond(to: pending, with: context.render(error, request: request))
+        case .found(let handler, let parameters):
+            var request = request
+            request.parameters = parameters
+            switch handler {
+            case .immediate(let body):
+                let response: Response
+                do {
+                    response = try body(request)
+                } catch {
+                    response = context.render(error, request: request)
+                }
+                respond(to: pending, with: response)
+            case .async(let body):
+                let context = self.context
+                Task {
+                    let response: Response
+                    do {
+                        response = try await body(request)
+                    } catch {
+                        response = context.render(error, request: request)
+                    }
+                    self.queue.async {
+                        self.respond(to: pending, with: response)
+                        self.continueAfterResponse()
+                    }
+                }
+            }
+        }
+    }
+
+    private func respond(to pending: PendingRequest, with response: Response) {
+        guard !closed else { return }
+        let head = pending.head
+        let close = !head.keepAlive || draining || peerClosedInput
+        let omitBody = head.method == "HEAD" || response.status.code == 204 || response.status.code == 304
+        queueOutput(serialize(response, requestID: pending.id, keepAlive: !close, http10: head.version.minor == 0, omitBody: omitBody))
+        requestsServed += 1
+        context.events.requestCompleted(AccessLogEntry(
+            requestID: pending.id, method: head.method, path: String(head.path), status: response.status.code,
+            bytes: omitBody ? 0 : response.body.count, duration: ContinuousClock.now - pending.started))
+        afterWrite = .finishRequest(close: close)
+        _ = flush()
+    }
+
+    /// Answers a request that could not be parsed or timed out, then closes: after a framing
+    /// error nothing that follows on this connection can be trusted.
+    private func failRequest(_ error: HTTPError) {
+        let pending = current ?? PendingRequest(
+            head: RequestHead(method: "-", target: "-", version: .http1_1, headers: [:], framing: .none, keepAlive: false, expectsContinue: false),
+            id: RequestID.make(), started: .now)
+        current = nil
+        busy = true
+        suspendReading()
+        let response = context.render(error, request: nil, requestID: pending.id)
+        queueOutput(serialize(response, requestID: pending.id, keepAlive: false, http10: false, omitBody: pending.head.method == "HEAD"))
+        context.events.requestCompleted(AccessLogEntry(
+            requestID: pending.id, method: pending.head.method, path: String(pending.head.path), status: response.status.code,
+            bytes: response.body.count, duration: ContinuousClock.now - pending.started))
+        afterWrite = .close
+        _ = flush()
+    }
+
+    private static func requestID(for head: RequestHead) -> String {
+        if let incoming = head.headers["x-request-id"], RequestID.isValid(incoming) { return incoming }
+        return RequestID.make()
+    }
+
+    private func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
+        for field in response.headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
+            text += field.name + ": " + field.value + "\r\n"
+        }
+        if response.status.code != 204 && response.status.code != 304 {
+            text += "Content-Length: \(response.body.count)\r\n"
+        }
+        text += "Date: " + HTTPDate.shared.now + "\r\n"
+        text += "X-Request-Id: " + requestID + "\r\n"
+        if !keepAlive {
+            text += "Connection: close\r\n"
+        } else if http10 {
+            text += "Connection: keep-alive\r\n"
+        }
+        text += "\r\n"
+        var bytes = Array(text.utf8)
+        if !omitBody { bytes.append(contentsOf: response.body) }
+        return bytes
+    }
+
+    private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
+
+    // MARK: - Writing
+
+    private func queueOutput(_ bytes: [UInt8]) {
+        if output.isEmpty {
+            output = bytes
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// Writes what it can. True when everything queued is written; false when the rest waits for
+    /// the socket to drain (or the connection closed).
+    @discardableResult
+    private func flush() -> Bool {
+        while outputOffset < output.count {
+            let result = output.withUnsafeBytes { Socket.send(fd, UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
+            switch result {
+            case .bytes(let count):
+                outputOffset += count
+            case .wouldBlock:
+                waitForWritable()
+                return false
+            case .closed, .failed:
+                close()
+                return false
+            }
+        }
+        output.removeAll(keepingCapacity: false)
+        outputOffset = 0
+        if let source = writeSource, !writeSuspended {
+            source.suspend()
+            writeSuspended = true
+        }
+        let action = afterWrite
+        afterWrite = .nothing
+        switch action {
+        case .nothing:
+            break
+        case .close:
+            close()
+        case .finishRequest(let close):
+            busy = false
+            if close { self.close() }
+        }
+        return true
+    }
+
+    /// After a response finished writing outside the input loop, goes on with pipelined input.
+    /// (Inside the loop, the loop itself goes on: no recursion however many are pipelined.)
+    private func continueAfterResponse() {
+        if !busy && !closed { processInput() }
+    }
+
+    private func waitForWritable() {
+        setDeadline(Self.now() + context.limits.writeTimeout.nanoseconds)
+        if let source = writeSource {
+            if writeSuspended {
+                writeSuspended = false
+                source.resume()
+            }
+            return
+        }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [unowned self] in
+            if !closed && flush() { continueAfterResponse() }
+        }
+        source.setCancelHandler { [self] in sourceCancelled() }
+        writeSource = source
+        liveSources += 1
+        source.activate()
+    }
+
+    // MARK: - Timeouts
+
+    private func setDeadline(_ value: UInt64) {
+        deadline = value
+        if value < timerArmedFor {
+            timerArmedFor = value
+            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: value), leeway: .milliseconds(50))
+        }
+    }
+
+    private func timerFired() {
+        timerArmedFor = .max
+        guard !closed, deadline != 0 else { return }
+        let now = Self.now()
+        if now < deadline {
+            setDeadline(deadline)
+            return
+        }
+        deadline = 0
+        if outputOffset < output.count {
+            close()  // The peer stopped reading its response.
+        } else if busy {
+            return
+        } else if parser.isBetweenRequests {
+            close()  // Idle keep-alive, or a connection that never sent anything.
+        } else {
+            failRequest(HTTPError(.requestTimeout, code: "request_timeout", detail: "The request was not received in time."))
+        }
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    // MARK: - Closing
+
+    /// Graceful shutdown: close now if idle, else after the request in progress is answered.
+    func drain() {
+        guard !closed else { return }
+        draining = true
+        if !busy && parser.isBetweenRequests {
+            close()
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        busy = true
+        if let source = readSource {
+            if readSuspended { source.resume() }
+            source.cancel()
+        }
+        if let source = writeSource {
+            if writeSuspended { source.resume() }
+            source.cancel()
+        }
+        timer?.cancel()
+    }
+
+    private func suspendReading() {
+        guard !readSuspended, let source = readSource else { return }
+        readSuspended = true
+        source.suspend()
+    }
+
+    private func resumeReading() {
+        guard readSuspended, let source = readSource else { return }
+        readSuspended = false
+        source.resume()
+    }
+
+    private func sourceCancelled() {
+        liveSources -= 1
+        guard liveSources == 0 else { return }
+        Glibc.close(fd)
+        readSource = nil
+        writeSource = nil
+        timer = nil
+        context.connectionClosed(self)
+    }
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,20 @@
+/// Why a request could not be parsed, and the status that answers it. After any parse error the
+/// connection is closed: the framing of whatever follows can no longer be trusted.
+public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var status: HTTPStatus
+    /// A stable snake_case identifier for the problem JSON `code`.
+    public var code: String
+    public var detail: String
+
+    public init(_ status: HTTPStatus, _ code: String, _ detail: String) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { "\(status.code) \(code): \(detail)" }
+
+    static func bad(_ code: String, _ detail: String) -> HTTPParseError {
+        HTTPParseError(.badRequest, code, detail)
+    }
+}

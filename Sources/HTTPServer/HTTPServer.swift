@@ -1,0 +1,162 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var limits: ServerLimits
+        public var backlog: Int32 = 4096
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits()) {
+            self.host = host
+            self.port = port
+            self.limits = limits
+        }
+    }
+
+    private struct Registry {
+        var connections: [ObjectIdentifier: Connection] = [:]
+    }
+
+    /// State of the listening socket, touched only on `acceptQueue`.
+    private final class Listener: @unchecked Sendable {
+        var source: DispatchSourceRead?
+        var suspended = false
+        var stopped = false
+    }
+
+    public let configuration: Configuration
+    private let context: Mutex<ServerContext?> = Mutex(nil)
+    private let router: Router
+    private let problemRenderer: any ProblemRenderer
+    private let events: ServerEvents
+    private let registry = Mutex(Registry())
+    private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
+    private let connectionTargetQueue = DispatchQueue.global(qos: .userInitiated)
+    private let listener = Listener()
+    private let boundPort = Atomic<Int>(0)
+
+    public init(configuration: Configuration, router: Router,
+                problemRenderer: any ProblemRenderer = DefaultProblemRenderer(), events: ServerEvents = ServerEvents()) {
+        self.configuration = configuration
+        self.router = router
+        self.problemRenderer = problemRenderer
+        self.events = events
+    }
+
+    /// The port the server listens on (the kernel's choice when configured with port 0).
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    public var openConnections: Int { registry.withLock { $0.connections.count } }
+
+    /// Binds, listens and starts accepting. Returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        _ = Socket.raiseOpenFileLimit()
+        let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        boundPort.store(port, ordering: .releasing)
+        let context = ServerContext(limits: configuration.limits, router: router, problemRenderer: problemRenderer,
+                                    events: events) { [weak self] connection in self?.connectionClosed(connection) }
+        self.context.withLock { $0 = context }
+        acceptQueue.sync {
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
+            source.setEventHandler { [unowned self] in acceptConnections(listenFD: fd, context: context) }
+            source.setCancelHandler { Glibc.close(fd) }
+            listener.source = source
+            source.activate()
+        }
+        return port
+    }
+
+    /// Graceful shutdown: stops accepting, lets requests in flight finish and be answered with
+    /// `Connection: close`, closes idle connections, and after `gracePeriod` closes whatever is
+    /// left. Returns when every connection is closed.
+    public func shutdown(gracePeriod: Duration = .seconds(8)) async {
+        acceptQueue.sync {
+            guard let source = listener.source, !listener.stopped else { return }
+            listener.stopped = true
+            if listener.suspended {
+                listener.suspended = false
+                source.resume()
+            }
+            source.cancel()
+        }
+        for connection in registry.withLock({ Array($0.connections.values) }) {
+            connection.queue.async { connection.drain() }
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + gracePeriod
+        while openConnections > 0 && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for connection in registry.withLock({ Array($0.connections.values) }) {
+            connection.queue.async { connection.close() }
+        }
+        let hardDeadline = clock.now + .seconds(1)
+        while openConnections > 0 && clock.now < hardDeadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    // MARK: - Accepting
+
+    /// Most connections accepted in one wake-up before other work gets a turn.
+    private static let acceptBatch = 256
+
+    private func acceptConnections(listenFD: Int32, context: ServerContext) {
+        for _ in 0..<Self.acceptBatch {
+            if openConnections >= configuration.limits.maxConnections {
+                // At the cap: leave further clients in the kernel's backlog until one closes.
+                pauseAccepting()
+                return
+            }
+            switch Socket.accept(listenFD) {
+            case .accepted(let fd):
+                let queue = DispatchQueue(label: "bouncer.http.connection", target: connectionTargetQueue)
+                let connection = Connection(fd: fd, context: context, queue: queue)
+                registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
+                queue.async { connection.start() }
+            case .wouldBlock:
+                return
+            case .skipped:
+                continue
+            case .outOfDescriptors:
+                events.failure("accept: out of file descriptors with \(openConnections) connections open; pausing accepts for 100 ms", nil)
+                pauseAccepting()
+                acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in self?.resumeAccepting() }
+                return
+            case .failed(let code):
+                events.failure("accept failed: \(SocketError(call: "accept", code: code))", nil)
+                return
+            }
+        }
+    }
+
+    private func pauseAccepting() {
+        guard let source = listener.source, !listener.suspended, !listener.stopped else { return }
+        listener.suspended = true
+        source.suspend()
+    }
+
+    private func resumeAccepting() {
+        guard let source = listener.source, listener.suspended, !listener.stopped else { return }
+        listener.suspended = false
+        source.resume()
+    }
+
+    private func connectionClosed(_ connection: Connection) {
+        let remaining = registry.withLock { registry in
+            registry.connections[ObjectIdentifier(connection)] = nil
+            return registry.connections.count
+        }
+        if remaining < configuration.limits.maxConnections {
+            acceptQueue.async { [weak self] in
+                guard let self, self.listener.suspended else { return }
+                self.resumeAccepting()
+            }
+        }
+    }
+}

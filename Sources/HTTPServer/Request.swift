@@ -1,0 +1,122 @@
+/// The head of a request as the parser saw it, with the framing decisions already made.
+public struct RequestHead: Sendable, Equatable {
+    public enum BodyFraming: Sendable, Equatable {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    public var method: String
+    /// The request target exactly as sent (`/v1/messages?limit=5`).
+    public var target: String
+    public var version: HTTPVersion
+    /// Field names in lower case, in the order received.
+    public var headers: HTTPHeaders
+    public var framing: BodyFraming
+    /// Whether the client allows the connection to be kept open after this request.
+    public var keepAlive: Bool
+    /// `Expect: 100-continue` on an HTTP/1.1 request with a body.
+    public var expectsContinue: Bool
+
+    /// The path part of the target, without the query.
+    public var path: Substring {
+        let pathAndQuery = originForm
+        return pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
+
+    /// The query part of the target, without the `?`, if there is one.
+    public var query: Substring? {
+        guard let mark = originForm.firstIndex(of: "?") else { return nil }
+        return originForm[originForm.index(after: mark)...]
+    }
+
+    /// The target in origin form: an absolute-form target (`http://host/path`) loses its scheme
+    /// and authority, as RFC 9112 section 3.2.2 asks a server to accept.
+    var originForm: Substring {
+        let full = Substring(target)
+        guard !full.hasPrefix("/"), let colon = full.firstIndex(of: ":"), full[colon...].hasPrefix("://") else { return full }
+        let afterAuthority = full[full.index(colon, offsetBy: 3)...]
+        guard let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let rest = afterAuthority[slash...]
+        return rest.hasPrefix("?") ? Substring("/" + rest) : rest
+    }
+}
+
+/// A whole request: its head, its body, and what routing found.
+public struct Request: Sendable {
+    public var head: RequestHead
+    public var body: [UInt8]
+    /// Values of the `{name}` segments of the matched route, percent-decoded.
+    public var parameters: [String: String]
+    /// The request id: a valid incoming `X-Request-Id`, else one made by the server.
+    public var id: String
+
+    public init(head: RequestHead, body: [UInt8] = [], parameters: [String: String] = [:], id: String) {
+        self.head = head
+        self.body = body
+        self.parameters = parameters
+        self.id = id
+    }
+
+    public var method: String { head.method }
+    public var path: Substring { head.path }
+    public var headers: HTTPHeaders { head.headers }
+
+    /// Query parameters, percent-decoded, in order; `+` reads as a space.
+    public var queryItems: [(name: String, value: String)] {
+        guard let query = head.query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0], plusIsSpace: true) ?? String(parts[0])
+            let value = parts.count > 1 ? (PercentDecoding.decode(parts[1], plusIsSpace: true) ?? String(parts[1])) : ""
+            return (name: name, value: value)
+        }
+    }
+
+    /// The first value of a query parameter.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+}
+
+/// A response to send. Setting the body is all it takes: the connection writes `Content-Length`,
+/// `Date`, `Connection` and `X-Request-Id` itself.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response from bytes that are already JSON.
+    public static func json(_ status: HTTPStatus = .ok, _ body: [UInt8], headers: HTTPHeaders = [:]) -> Response {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        return Response(status: status, headers: headers, body: body)
+    }
+}
+
+enum PercentDecoding {
+    /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.
+    static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(ASCII.hexValue),
+                      let low = iterator.next().flatMap(ASCII.hexValue) else { return nil }
+                bytes.append(UInt8(high << 4 | low))
+            } else if plusIsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(ASCII.space)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,89 @@
+/// How a route answers. Most routes answer at once on the connection's queue; routes that wait
+/// (for the store, say) are async and run as a task.
+public enum Handler: Sendable {
+    case immediate(@Sendable (Request) throws -> Response)
+    case async(@Sendable (Request) async throws -> Response)
+}
+
+/// Method and path templates (`/v1/messages/{id}/flag`) compiled once into a trie of segments.
+/// Literal segments win over parameters at the same depth.
+public struct Router: Sendable {
+    public enum Match: Sendable {
+        case found(Handler, parameters: [String: String])
+        /// The path exists but not for this method; `allowed` is what the `Allow` header lists.
+        case methodNotAllowed(allowed: [String])
+        case notFound
+    }
+
+    private final class Node: @unchecked Sendable {
+        // Mutated only while the router is being built, before it is shared.
+        var literals: [Substring: Node] = [:]
+        var parameter: (name: String, node: Node)?
+        var handlers: [String: Handler] = [:]
+    }
+
+    private let root = Node()
+    public private(set) var routes: [(method: String, template: String)] = []
+
+    public init() {}
+
+    /// Adds a route. Templates are absolute paths; `{name}` makes a segment a parameter.
+    public mutating func add(_ method: String, _ template: String, _ handler: Handler) {
+        precondition(template.hasPrefix("/"), "route templates start with /")
+        var node = root
+        for segment in template.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment.hasPrefix("{") && segment.hasSuffix("}") {
+                let name = String(segment.dropFirst().dropLast())
+                if let existing = node.parameter {
+                    precondition(existing.name == name, "conflicting parameter names at \(template)")
+                    node = existing.node
+                } else {
+                    let child = Node()
+                    node.parameter = (name, child)
+                    node = child
+                }
+            } else {
+                if let child = node.literals[segment] {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.literals[segment] = child
+                    node = child
+                }
+            }
+        }
+        precondition(node.handlers[method] == nil, "route \(method) \(template) is defined twice")
+        node.handlers[method] = handler
+        routes.append((method, template))
+    }
+
+    public mutating func get(_ template: String, _ handler: Handler) { add("GET", template, handler) }
+    public mutating func post(_ template: String, _ handler: Handler) { add("POST", template, handler) }
+    public mutating func put(_ template: String, _ handler: Handler) { add("PUT", template, handler) }
+    public mutating func patch(_ template: String, _ handler: Handler) { add("PATCH", template, handler) }
+    public mutating func delete(_ template: String, _ handler: Handler) { add("DELETE", template, handler) }
+
+    /// Finds the handler for a method and a raw (still percent-encoded) path. HEAD is answered by
+    /// the GET handler; the connection leaves out the body.
+    public func match(method: String, path: Substring) -> Match {
+        var node = root
+        var parameters: [String: String] = [:]
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if let child = node.literals[segment] {
+                node = child
+            } else if let (name, child) = node.parameter, let value = PercentDecoding.decode(segment) {
+                parameters[name] = value
+                node = child
+            } else {
+                return .notFound
+            }
+        }
+        if node.handlers.isEmpty { return .notFound }
+        if let handler = node.handlers[method] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
+            return .found(handler, parameters: parameters)
+        }
+        var allowed = Set(node.handlers.keys)
+        if allowed.contains("GET") { allowed.insert("HEAD") }
+        return .methodNotAllowed(allowed: allowed.sorted())
+    }
+}

@@ -1,0 +1,27 @@
+/// Every bound the server puts on what a client controls, in one place. Each limit is enforced
+/// before the excess is read: the parser refuses a request line, header section or body as soon as
+/// it is known to be too large, and the connection closes peers that stall.
+public struct ServerLimits: Sendable, Equatable {
+    /// Longest request line, without its CRLF (414 past it).
+    public var maxRequestLineBytes = 8 * 1024
+    /// Largest header section, field lines and their CRLFs (431 past it).
+    public var maxHeaderBytes = 16 * 1024
+    /// Most header fields in one request (431 past it).
+    public var maxHeaderCount = 100
+    /// Largest request body, decided from Content-Length before reading it (413 past it).
+    public var maxBodyBytes = 1024 * 1024
+    /// Deepest nesting of arrays and objects accepted in a JSON body (400 past it).
+    public var maxJSONDepth = 64
+    /// Time allowed from the first byte of a request to the end of its header section.
+    public var headerTimeout: Duration = .seconds(10)
+    /// Time allowed between two reads of a request body.
+    public var bodyIdleTimeout: Duration = .seconds(10)
+    /// Time an idle keep-alive connection is kept open between requests.
+    public var keepAliveIdleTimeout: Duration = .seconds(60)
+    /// Time allowed to write one response to a peer that reads slowly.
+    public var writeTimeout: Duration = .seconds(30)
+    /// Open connections at most; past it the server stops accepting until one closes.
+    public var maxConnections = 10_000
+
+    public init() {}
+}
