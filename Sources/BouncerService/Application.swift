@@ -1,0 +1,91 @@
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// The running service: store, routes and HTTP server, built by one function that `main` and the
+/// tests share.
+public final class Application: Sendable {
+    public let configuration: ServiceConfiguration
+    public let logger: Logger
+    public let store: SQLiteStore
+    public let server: HTTPServer
+
+    init(configuration: ServiceConfiguration, logger: Logger, store: SQLiteStore, server: HTTPServer) {
+        self.configuration = configuration
+        self.logger = logger
+        self.store = store
+        self.server = server
+    }
+
+    /// Starts listening; returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let port = try server.start()
+        logger.info("listening", ["address": .string("http://\(configuration.host):\(port)"), "host": .string(configuration.host),
+                                  "port": .int(port), "store": .string(store.path), "version": .string(BouncerVersion.current)])
+        logger.flush()
+        return port
+    }
+
+    /// Stops accepting, lets in-flight requests finish, then closes the store.
+    public func shutdown() async {
+        logger.info("shutting down", ["open_connections": .int(server.openConnections)])
+        await server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
+        store.close()
+        logger.info("stopped")
+        logger.flush()
+    }
+}
+
+public enum BouncerVersion {
+    public static let current = "0.1.0"
+}
+
+public enum ApplicationError: Error, CustomStringConvertible {
+    case migrationsNotFound([URL])
+
+    public var description: String {
+        switch self {
+        case .migrationsNotFound(let places):
+            "cannot find the migrations directory; looked in: " + places.map(\.path).joined(separator: ", ")
+                + " (set BOUNCER_MIGRATIONS_DIR)"
+        }
+    }
+}
+
+/// Loads the migration files named by the configuration, or found beside the binary.
+public func loadMigrations(_ configuration: ServiceConfiguration) throws -> [Migration] {
+    guard let directory = MigrationsDirectory.locate(explicit: configuration.migrationsDirectory) else {
+        throw ApplicationError.migrationsNotFound(MigrationsDirectory.candidates(explicit: configuration.migrationsDirectory))
+    }
+    return try Migration.load(directory: directory)
+}
+
+/// Opens the store (applying migrations) and wires the routes into a server, not yet started.
+public func buildApplication(_ configuration: ServiceConfiguration, logger: Logger) throws -> Application {
+    let migrations = try loadMigrations(configuration)
+    let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations)
+    let router = makeRouter(store: store)
+    let events = ServerEvents(
+        requestCompleted: { entry in
+            logger.info("request", [
+                "request_id": .string(entry.requestID), "method": .string(entry.method), "path": .string(entry.path),
+                "status": .int(entry.status), "bytes": .int(entry.bytes),
+                "duration_ms": .double(entry.duration / .milliseconds(1)),
+            ])
+        },
+        failure: { message, requestID in
+            logger.error(message, ["request_id": .string(requestID ?? "-")])
+        })
+    let server = HTTPServer(
+        configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
+        router: router, events: events)
+    return Application(configuration: configuration, logger: logger, store: store, server: server)
+}
+
+/// Every route of the service.
+func makeRouter(store: SQLiteStore) -> Router {
+    var router = Router()
+    OperationsRoutes(health: store).register(in: &router)
+    return router
+}

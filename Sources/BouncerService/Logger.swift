@@ -1,0 +1,108 @@
+import BouncerStore
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// JSON lines to standard output, one object a line: what container platforms collect. Lines are
+/// buffered and written together (at most every 200 ms, or when 32 KiB gather, or at once for
+/// errors), so logging every request costs no system call per request.
+public final class Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case debug, info, warn, error
+
+        public init?(name: String) {
+            guard let level = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+            self = level
+        }
+
+        public var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warn: "warn"
+            case .error: "error"
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// A field value, written as JSON.
+    public enum Value: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+        case string(String)
+        case int(Int)
+        case double(Double)
+        case bool(Bool)
+
+        public init(stringLiteral value: String) { self = .string(value) }
+        public init(integerLiteral value: Int) { self = .int(value) }
+    }
+
+    public let level: Level
+    private let buffer = Mutex<[UInt8]>([])
+    private let output: Int32
+    private let flushQueue = DispatchQueue(label: "bouncer.log")
+    // Set once in init, cancelled in deinit: never shared mutable state.
+    nonisolated(unsafe) private let timer: DispatchSourceTimer
+
+    private static let flushThreshold = 32 * 1024
+
+    public init(level: Level, output: Int32 = STDOUT_FILENO) {
+        self.level = level
+        self.output = output
+        timer = DispatchSource.makeTimerSource(queue: flushQueue)
+        timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200), leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.activate()
+    }
+
+    deinit {
+        timer.cancel()
+        flush()
+    }
+
+    public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
+        guard level >= self.level else { return }
+        var line = "{\"time\":\"" + Timestamp.now() + "\",\"level\":\"" + level.name + "\",\"msg\":"
+        JSONText.appendString(message, to: &line)
+        for (key, value) in fields {
+            line += ","
+            JSONText.appendString(key, to: &line)
+            line += ":"
+            switch value {
+            case .string(let text): JSONText.appendString(text, to: &line)
+            case .int(let number): line += String(number)
+            case .double(let number): line += number.isFinite ? String(number) : "null"
+            case .bool(let flag): line += flag ? "true" : "false"
+            }
+        }
+        line += "}\n"
+        let full = buffer.withLock { buffer in
+            buffer.append(contentsOf: line.utf8)
+            return buffer.count >= Self.flushThreshold
+        }
+        if full || level >= .error { flush() }
+    }
+
+    public func debug(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.debug, message, fields) }
+    public func info(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.info, message, fields) }
+    public func warn(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.warn, message, fields) }
+    public func error(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.error, message, fields) }
+
+    /// Writes everything buffered.
+    public func flush() {
+        let bytes = buffer.withLock { buffer -> [UInt8] in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

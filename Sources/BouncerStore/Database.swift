@@ -1,0 +1,143 @@
+import CSQLite
+
+/// One SQLite connection. Not Sendable on purpose: a connection is used from one serial queue at a
+/// time (the writer's, or one reader's), which is what makes it safe to open with NOMUTEX.
+public final class Database {
+    typealias Handle = OpaquePointer
+
+    public enum Mode: Sendable {
+        case readWrite
+        case readOnly
+    }
+
+    let handle: Handle
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    public init(path: String, mode: Mode = .readWrite) throws(DatabaseError) {
+        var handle: Handle?
+        let flags = switch mode {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: SQLITE_OPEN_READONLY
+        }
+        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError(connection: handle, resultCode: code)
+            // A failed open still allocates a handle that must be closed.
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    private var isOpen = true
+
+    deinit {
+        close()
+    }
+
+    /// Finalizes cached statements and closes the connection now.
+    public func close() {
+        guard isOpen else { return }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+        isOpen = false
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one statement, or several separated by semicolons when there are no arguments.
+    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
+        if arguments.isEmpty {
+            var message: UnsafeMutablePointer<CChar>?
+            let code = sqlite3_exec(handle, sql, nil, nil, &message)
+            if code != SQLITE_OK {
+                let text = message.map { String(cString: $0) }
+                sqlite3_free(message)
+                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+            }
+            return
+        }
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        sqlite3_reset(statement.handle)
+    }
+
+    /// Rows of a query.
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> [Row] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(statement.row())
+        }
+        sqlite3_reset(statement.handle)
+        return rows
+    }
+
+    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> Row? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        return try statement.step() ? statement.row() : nil
+    }
+
+    /// The first column of the first row.
+    public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [], as type: T.Type = T.self) throws(DatabaseError) -> T? {
+        try fetchOne(sql, arguments).flatMap { T(databaseValue: $0[0]) }
+    }
+
+    /// A prepared statement kept for the life of the connection: prepared once, reused by every
+    /// request that runs the same SQL.
+    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try Statement(database: self, sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A statement prepared for one use.
+    public func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        try Statement(database: self, sql: sql, persistent: false)
+    }
+
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func inTransaction<T>(immediate: Bool = true, _ body: (Database) throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body(self)
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a savepoint inside the current transaction: its changes are undone when it
+    /// throws, and the rest of the transaction is kept.
+    public func inSavepoint<T>(_ body: (Database) throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "sp\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body(self)
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+}

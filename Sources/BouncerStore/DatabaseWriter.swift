@@ -1,0 +1,132 @@
+import Dispatch
+import Synchronization
+
+/// The one connection that writes, on its own serial queue, with group commit: writes that arrive
+/// while a commit is in progress are gathered and committed together in the next transaction.
+/// Each write runs in its own savepoint, so one failing write does not undo the others of its
+/// group, and each caller is resumed only after the commit that holds its write has returned.
+/// Nothing is acknowledged before it is durable.
+public final class DatabaseWriter: Sendable {
+    /// What one committed group looked like, for metrics.
+    public struct BatchReport: Sendable {
+        public var size: Int
+        public var duration: Duration
+    }
+
+    private struct WorkItem: Sendable {
+        /// Runs the write inside its savepoint and keeps its result until the commit is known.
+        let run: @Sendable (Database) -> Void
+        /// Resumes the caller: with the write's own result, or with the commit's error.
+        let finish: @Sendable (DatabaseError?) -> Void
+    }
+
+    private struct Queue {
+        var items: [WorkItem] = []
+        var draining = false
+        var closed = false
+    }
+
+    private let connection: UncheckedBox<Database>
+    private let dispatchQueue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
+    private let pending = Mutex(Queue())
+    private let maxBatchSize: Int
+    private let onBatch: @Sendable (BatchReport) -> Void
+
+    init(connection: Database, maxBatchSize: Int, onBatch: @escaping @Sendable (BatchReport) -> Void) {
+        self.connection = UncheckedBox(connection)
+        self.maxBatchSize = maxBatchSize
+        self.onBatch = onBatch
+    }
+
+    /// Runs `work` in the next group transaction and returns its result once that is committed.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let result = UncheckedBox<Result<T, any Error>?>(nil)
+            let item = WorkItem(
+                run: { database in
+                    result.value = Result { try database.inSavepoint(work) }
+                },
+                finish: { commitError in
+                    if let commitError {
+                        continuation.resume(throwing: commitError)
+                    } else {
+                        continuation.resume(with: result.value ?? .failure(StoreError.closed))
+                    }
+                })
+            let accepted = pending.withLock { queue -> Bool in
+                guard !queue.closed else { return false }
+                queue.items.append(item)
+                if queue.draining { return true }
+                queue.draining = true
+                dispatchQueue.async { self.drain() }
+                return true
+            }
+            if !accepted { continuation.resume(throwing: StoreError.closed) }
+        }
+    }
+
+    /// Runs `work` on the writer's queue outside of any group, for maintenance (backups,
+    /// checkpoints). It waits for the writes queued before it.
+    public func exclusive<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            dispatchQueue.async {
+                continuation.resume(with: Result { try work(self.connection.value) })
+            }
+        }
+    }
+
+    private func drain() {
+        let database = connection.value
+        while true {
+            let batch: [WorkItem] = pending.withLock { queue in
+                guard !queue.items.isEmpty else {
+                    queue.draining = false
+                    return []
+                }
+                let count = min(queue.items.count, maxBatchSize)
+                let batch = Array(queue.items.prefix(count))
+                queue.items.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            let started = ContinuousClock.now
+            var commitError: DatabaseError?
+            do {
+                try database.execute("BEGIN IMMEDIATE")
+                for item in batch { item.run(database) }
+                try database.execute("COMMIT")
+            } catch {
+                commitError = error
+                if database.isInTransaction { try? database.execute("ROLLBACK") }
+            }
+            for item in batch { item.finish(commitError) }
+            onBatch(BatchReport(size: batch.count, duration: ContinuousClock.now - started))
+        }
+    }
+
+    /// Refuses new writes, waits for queued ones to commit, and closes the connection.
+    func close() {
+        pending.withLock { $0.closed = true }
+        dispatchQueue.sync {
+            drain()
+            connection.value.close()
+        }
+    }
+}
+
+/// Holds a value that is only ever touched on one serial queue at a time; the queue discipline,
+/// not the compiler, is what makes it safe to share.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case closed
+
+    public var description: String {
+        switch self {
+        case .closed: "the store is closed"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Applies migrations in order, each in its own transaction, and records each with its checksum
+/// in `schema_migrations`. Before applying anything it checks that every applied migration is
+/// still present and unchanged.
+public struct Migrator: Sendable {
+    public enum State: String, Sendable {
+        case applied
+        case pending
+    }
+
+    public struct Status: Sendable, Equatable {
+        public var version: Int
+        public var name: String
+        public var state: State
+        public var appliedAt: String?
+    }
+
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration]) {
+        self.migrations = migrations
+    }
+
+    static let bookkeepingSQL = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    INTEGER PRIMARY KEY,
+            name       TEXT NOT NULL,
+            checksum   TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        ) STRICT
+        """
+
+    /// Every known migration with its state. Throws when the store and the files disagree.
+    public func status(of database: Database) throws -> [Status] {
+        try database.execute(Self.bookkeepingSQL)
+        let applied = try appliedRecords(database)
+        try verify(applied)
+        return migrations.map { migration in
+            let record = applied[migration.version]
+            return Status(version: migration.version, name: migration.name,
+                          state: record == nil ? .pending : .applied, appliedAt: record?.appliedAt)
+        }
+    }
+
+    /// Applies every pending migration; returns those it applied.
+    @discardableResult
+    public func migrate(_ database: Database, now: () -> String = Timestamp.now) throws -> [Migration] {
+        try database.execute(Self.bookkeepingSQL)
+        let applied = try appliedRecords(database)
+        try verify(applied)
+        var done: [Migration] = []
+        for migration in migrations where applied[migration.version] == nil {
+            do {
+                try database.inTransaction { database in
+                    try database.execute(migration.sql)
+                    if try !database.fetchAll("PRAGMA foreign_key_check").isEmpty {
+                        throw MigrationError.foreignKeyViolation(fileName: migration.fileName)
+                    }
+                    try database.execute(
+                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                        [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .text(now())])
+                    try database.execute("PRAGMA user_version = \(migration.version)")
+                }
+            } catch let error as MigrationError {
+                throw error
+            } catch {
+                throw MigrationError.failed(fileName: migration.fileName, reason: String(describing: error))
+            }
+            done.append(migration)
+        }
+        return done
+    }
+
+    private struct Record {
+        var name: String
+        var checksum: String
+        var appliedAt: String
+    }
+
+    private func appliedRecords(_ database: Database) throws -> [Int: Record] {
+        var records: [Int: Record] = [:]
+        for row in try database.fetchAll("SELECT version, name, checksum, applied_at FROM schema_migrations") {
+            records[row.get("version") ?? 0] = Record(name: row.get("name") ?? "", checksum: row.get("checksum") ?? "",
+                                                      appliedAt: row.get("applied_at") ?? "")
+        }
+        return records
+    }
+
+    private func verify(_ applied: [Int: Record]) throws {
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        for (version, record) in applied.sorted(by: { $0.key < $1.key }) {
+            guard let migration = known[version] else {
+                throw MigrationError.storeIsNewer(version: version, name: record.name)
+            }
+            if migration.checksum != record.checksum {
+                throw MigrationError.changedAfterApplied(version: version, fileName: migration.fileName)
+            }
+        }
+    }
+}
+
+/// RFC 3339 timestamps in UTC with milliseconds, the one format the service stores and returns.
+public enum Timestamp {
+    public static func now() -> String { format(Date()) }
+
+    public static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let milliseconds = Int((date.timeIntervalSince1970 - Double(seconds)) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, milliseconds)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The SQLite store: one writer with group commit and a pool of readers on one WAL-mode file.
+/// Opening it applies pending migrations first.
+public final class SQLiteStore: Sendable {
+    public let path: String
+    public let writer: DatabaseWriter
+    public let readers: ReaderPool
+    public let schemaVersion: Int
+
+    /// Opens (creating if needed) the store at `path` and applies `migrations`.
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
+                onBatch: @escaping @Sendable (DatabaseWriter.BatchReport) -> Void = { _ in }) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        let writerConnection = try Self.openWriter(path: path, configuration: configuration)
+        try Migrator(migrations: migrations).migrate(writerConnection)
+        var readerConnections: [Database] = []
+        for _ in 0..<max(1, configuration.readerCount) {
+            let reader = try Database(path: path, mode: .readOnly)
+            try reader.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
+            try reader.execute("PRAGMA query_only = ON")
+            readerConnections.append(reader)
+        }
+        self.path = path
+        self.schemaVersion = migrations.last?.version ?? 0
+        self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize, onBatch: onBatch)
+        self.readers = ReaderPool(connections: readerConnections)
+    }
+
+    /// The writer connection, configured: WAL, the chosen durability, foreign keys, busy timeout.
+    public static func openWriter(path: String, configuration: StoreConfiguration) throws -> Database {
+        let database = try Database(path: path, mode: .readWrite)
+        try database.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
+        let mode = try database.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(resultCode: 1, message: "could not switch the store to WAL mode (got \(mode ?? "nothing"))")
+        }
+        try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        try database.execute("PRAGMA foreign_keys = ON")
+        return database
+    }
+
+    /// Waits for queued writes to commit, then closes every connection. The last close
+    /// checkpoints the WAL into the main file.
+    public func close() {
+        readers.close()
+        writer.close()
+    }
+}

@@ -1,0 +1,19 @@
+/// How the store opens its SQLite file.
+public struct StoreConfiguration: Sendable, Equatable {
+    /// `FULL` (the default) syncs the WAL on every commit: nothing acknowledged can be lost to a
+    /// power cut. `NORMAL` may lose the last commits on power loss, never on a process crash.
+    public enum Synchronous: String, Sendable, CaseIterable {
+        case full = "FULL"
+        case normal = "NORMAL"
+    }
+
+    public var synchronous: Synchronous = .full
+    /// How long a connection waits for a lock held by another process before failing.
+    public var busyTimeoutMilliseconds = 5_000
+    /// Read-only connections in the reader pool.
+    public var readerCount = 4
+    /// Most writes grouped into one transaction.
+    public var maxBatchSize = 512
+
+    public init() {}
+}

@@ -1,0 +1,119 @@
+import BouncerService
+import BouncerStore
+import Dispatch
+import Foundation
+
+/// `bouncer serve`: runs the service until SIGTERM or SIGINT.
+enum ServeCommand {
+    static let storeOptions: [OptionSpec] = [
+        OptionSpec(name: "data-dir", environment: "BOUNCER_DATA_DIR", valueName: "DIR",
+                   help: "where the store lives (default ./data; the file is bouncer.sqlite3)"),
+        OptionSpec(name: "migrations-dir", environment: "BOUNCER_MIGRATIONS_DIR", valueName: "DIR",
+                   help: "the migration files (default: beside the binary, or the source tree's)"),
+    ]
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "host", environment: "BOUNCER_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
+        OptionSpec(name: "port", environment: "BOUNCER_PORT", valueName: "PORT", help: "port to listen on (default 8080; 0 picks one)"),
+    ] + storeOptions + [
+        OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "debug, info, warn or error (default info)"),
+        OptionSpec(name: "synchronous", environment: "BOUNCER_SYNCHRONOUS", valueName: "MODE",
+                   help: "FULL (default: every commit synced) or NORMAL (faster; may lose the last commits on power loss)"),
+        OptionSpec(name: "max-connections", environment: "BOUNCER_MAX_CONNECTIONS", valueName: "N", help: "open connections at most (default 10000)"),
+        OptionSpec(name: "max-body-bytes", environment: "BOUNCER_MAX_BODY_BYTES", valueName: "N", help: "largest request body (default 1048576)"),
+        OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
+    ]
+
+    static let help = """
+        Usage: bouncer serve [options]
+
+        Serves the Bouncer HTTP API. Applies pending migrations first. SIGTERM or SIGINT stops
+        accepting, finishes requests in flight and exits 0.
+
+        Options:
+        \(optionsHelp(options))
+        """
+
+    static func configuration(from parsed: ParsedOptions) throws -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        if let host = parsed.values["host"] { configuration.host = host }
+        if let port = try parsed.int("port", in: 0...65535) { configuration.port = port }
+        applyStoreOptions(parsed, to: &configuration)
+        if let name = parsed.values["log-level"] {
+            guard let level = Logger.Level(name: name) else {
+                throw UsageError(description: "--log-level must be debug, info, warn or error, not \(name)")
+            }
+            configuration.logLevel = level
+        }
+        if let mode = parsed.values["synchronous"] {
+            guard let synchronous = StoreConfiguration.Synchronous(rawValue: mode.uppercased()) else {
+                throw UsageError(description: "--synchronous must be FULL or NORMAL, not \(mode)")
+            }
+            configuration.store.synchronous = synchronous
+        }
+        if let cap = try parsed.int("max-connections", in: 1...1_000_000) { configuration.limits.maxConnections = cap }
+        if let bytes = try parsed.int("max-body-bytes", in: 1...(64 * 1024 * 1024)) { configuration.limits.maxBodyBytes = bytes }
+        return configuration
+    }
+
+    static func applyStoreOptions(_ parsed: ParsedOptions, to configuration: inout ServiceConfiguration) {
+        if let directory = parsed.values["data-dir"] { configuration.dataDirectory = directory }
+        if let directory = parsed.values["migrations-dir"] { configuration.migrationsDirectory = directory }
+    }
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedOptions.parse(arguments, specs: options)
+        if parsed.flags.contains("help") {
+            print(help)
+            return 0
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError(description: "unexpected argument \(parsed.positionals[0])") }
+        let configuration = try configuration(from: parsed)
+        let logger = Logger(level: configuration.logLevel)
+        let application: Application
+        do {
+            application = try buildApplication(configuration, logger: logger)
+            try application.start()
+        } catch {
+            logger.error("cannot start", ["reason": .string(String(describing: error))])
+            logger.flush()
+            return 1
+        }
+        let signal = await firstTerminationSignal()
+        logger.info("signal received", ["signal": .string(signal == SIGTERM ? "SIGTERM" : "SIGINT")])
+        await application.shutdown()
+        return 0
+    }
+
+    /// Waits for SIGTERM or SIGINT, which are taken from their default (killing) action.
+    private static func firstTerminationSignal() async -> Int32 {
+        let queue = DispatchQueue(label: "bouncer.signals")
+        return await withCheckedContinuation { continuation in
+            let fired = UncheckedFlag()
+            var sources: [DispatchSourceSignal] = []
+            for number in [SIGTERM, SIGINT] {
+                Foundation.signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler {
+                    guard !fired.value else { return }
+                    fired.value = true
+                    continuation.resume(returning: number)
+                }
+                source.activate()
+                sources.append(source)
+            }
+            SignalSources.keep(sources)
+        }
+    }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+private enum SignalSources {
+    nonisolated(unsafe) static var retained: [DispatchSourceSignal] = []
+    static func keep(_ sources: [DispatchSourceSignal]) { retained = sources }
+}
+
+/// A flag touched only on the signal queue.
+private final class UncheckedFlag: @unchecked Sendable {
+    var value = false
+}
