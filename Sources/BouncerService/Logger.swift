@@ -63,22 +63,28 @@ public final class Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
         guard level >= self.level else { return }
-        var line = "{\"time\":\"" + Timestamp.now() + "\",\"level\":\"" + level.name + "\",\"msg\":"
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: #"{"time":""#.utf8)
+        line.append(contentsOf: Timestamp.now().utf8)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: #"","msg":"#.utf8)
         JSONText.appendString(message, to: &line)
         for (key, value) in fields {
-            line += ","
+            line.append(UInt8(ascii: ","))
             JSONText.appendString(key, to: &line)
-            line += ":"
+            line.append(UInt8(ascii: ":"))
             switch value {
             case .string(let text): JSONText.appendString(text, to: &line)
-            case .int(let number): line += String(number)
-            case .double(let number): line += number.isFinite ? String(number) : "null"
-            case .bool(let flag): line += flag ? "true" : "false"
+            case .int(let number): line.append(contentsOf: String(number).utf8)
+            case .double(let number): line.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
+            case .bool(let flag): line.append(contentsOf: (flag ? "true" : "false").utf8)
             }
         }
-        line += "}\n"
+        line.append(contentsOf: "}\n".utf8)
         let full = buffer.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
+            buffer.append(contentsOf: line)
             return buffer.count >= Self.flushThreshold
         }
         if full || level >= .error { flush() }

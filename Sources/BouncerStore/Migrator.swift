@@ -102,14 +102,46 @@ public struct Migrator: Sendable {
 
 /// RFC 3339 timestamps in UTC with milliseconds, the one format the service stores and returns.
 public enum Timestamp {
-    public static func now() -> String { format(Date()) }
+    public static func now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return format(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec) / 1_000_000)
+    }
 
     public static func format(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        let milliseconds = Int((date.timeIntervalSince1970 - Double(seconds)) * 1000)
+        let interval = date.timeIntervalSince1970
+        let seconds = Int(interval.rounded(.down))
+        return format(seconds: seconds, milliseconds: min(999, Int((interval - Double(seconds)) * 1000)))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, written digit by digit: this runs for every stored row and
+    /// every log line.
+    public static func format(seconds: Int, milliseconds: Int) -> String {
+        var time = time_t(seconds)
         var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, milliseconds)
+        gmtime_r(&time, &parts)
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int, at offset: Int, digits: Int) {
+            var value = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(Int(parts.tm_year) + 1900, at: 0, digits: 4)
+        bytes[4] = UInt8(ascii: "-")
+        put(Int(parts.tm_mon) + 1, at: 5, digits: 2)
+        bytes[7] = UInt8(ascii: "-")
+        put(Int(parts.tm_mday), at: 8, digits: 2)
+        bytes[10] = UInt8(ascii: "T")
+        put(Int(parts.tm_hour), at: 11, digits: 2)
+        bytes[13] = UInt8(ascii: ":")
+        put(Int(parts.tm_min), at: 14, digits: 2)
+        bytes[16] = UInt8(ascii: ":")
+        put(Int(parts.tm_sec), at: 17, digits: 2)
+        bytes[19] = UInt8(ascii: ".")
+        put(milliseconds, at: 20, digits: 3)
+        bytes[23] = UInt8(ascii: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

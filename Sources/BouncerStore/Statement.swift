@@ -43,7 +43,16 @@ public final class Statement {
             case .null: sqlite3_bind_null(handle, index)
             case .integer(let int): sqlite3_bind_int64(handle, index, int)
             case .real(let double): sqlite3_bind_double(handle, index, double)
-            case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+            case .text(var text): text.withUTF8 { utf8 in
+                // An explicit length, so text with an embedded NUL is stored whole.
+                UnsafeRawBufferPointer(utf8).withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress else {
+                        // A zero-length text still needs a non-NULL pointer, or SQLite stores NULL.
+                        return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                    }
+                    return sqlite3_bind_text64(handle, index, base, sqlite3_uint64(chars.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
             case .blob(let bytes): bytes.withUnsafeBytes {
                 sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), csqlite_transient())
             }

@@ -256,22 +256,33 @@ final class Connection: @unchecked Sendable {
     }
 
     private func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(192 + (omitBody ? 0 : response.body.count))
+        func line(_ name: String, _ value: String) {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        bytes.append(contentsOf: String(response.status.code).utf8)
+        bytes.append(ASCII.space)
+        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
         for field in response.headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            text += field.name + ": " + field.value + "\r\n"
+            line(field.name, field.value)
         }
         if response.status.code != 204 && response.status.code != 304 {
-            text += "Content-Length: \(response.body.count)\r\n"
+            line("Content-Length", String(response.body.count))
         }
-        text += "Date: " + HTTPDate.shared.now + "\r\n"
-        text += "X-Request-Id: " + requestID + "\r\n"
+        line("Date", HTTPDate.shared.now)
+        line("X-Request-Id", requestID)
         if !keepAlive {
-            text += "Connection: close\r\n"
+            line("Connection", "close")
         } else if http10 {
-            text += "Connection: keep-alive\r\n"
+            line("Connection", "keep-alive")
         }
-        text += "\r\n"
-        var bytes = Array(text.utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
         if !omitBody { bytes.append(contentsOf: response.body) }
         return bytes
     }

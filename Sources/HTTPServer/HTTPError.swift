@@ -48,64 +48,69 @@ public struct DefaultProblemRenderer: ProblemRenderer {
 
     /// The problem JSON response for `error` with the given (already localized) texts.
     public static func problemResponse(_ error: HTTPError, title: String, detail: String, requestID: String) -> Response {
-        var json = "{\"type\":\"about:blank\",\"title\":"
+        var json: [UInt8] = []
+        json.reserveCapacity(256)
+        json.append(contentsOf: #"{"type":"about:blank","title":"#.utf8)
         JSONText.appendString(title, to: &json)
-        json += ",\"status\":\(error.status.code),\"detail\":"
+        json.append(contentsOf: #","status":\#(error.status.code),"detail":"#.utf8)
         JSONText.appendString(detail, to: &json)
-        json += ",\"code\":"
+        json.append(contentsOf: #","code":"#.utf8)
         JSONText.appendString(error.code, to: &json)
-        json += ",\"request_id\":"
+        json.append(contentsOf: #","request_id":"#.utf8)
         JSONText.appendString(requestID, to: &json)
         for (name, value) in error.extensions {
-            json += ","
+            json.append(UInt8(ascii: ","))
             JSONText.appendString(name, to: &json)
-            json += ":" + value
+            json.append(UInt8(ascii: ":"))
+            json.append(contentsOf: value.utf8)
         }
-        json += "}"
+        json.append(UInt8(ascii: "}"))
         var headers = error.headers
         headers.set("Content-Type", "application/problem+json")
-        return Response(status: error.status, headers: headers, body: Array(json.utf8))
+        return Response(status: error.status, headers: headers, body: json)
     }
 }
 
 /// Writing JSON text by hand where the shape is fixed and speed matters (problems, log lines).
 public enum JSONText {
-    public static func appendString(_ string: String, to output: inout String) {
-        output += "\""
-        var plainStart = string.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = string.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String? = switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case "\u{2028}": "\\u2028"
-            case "\u{2029}": "\\u2029"
-            default: scalar.value < 0x20 ? "\\u" + hex4(scalar.value) : nil
+    /// Appends `string` as a JSON string literal. Works on UTF-8 bytes: only `"`, `\\` and control
+    /// characters need escaping, everything else (non-ASCII included) is copied as it is.
+    public static func appendString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""):
+                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\\"))
+            case 0x0A:
+                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
+            case 0x0D:
+                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
+            case 0x09:
+                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
+            case 0..<0x20, 0x7F:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
+            default:
+                output.append(byte)
             }
-            if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                output += escape
-                plainStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
         }
-        output.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-        output += "\""
+        output.append(UInt8(ascii: "\""))
+    }
+
+    public static func appendString(_ string: String, to output: inout String) {
+        var bytes: [UInt8] = []
+        appendString(string, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 
     public static func quoted(_ string: String) -> String {
-        var output = ""
-        appendString(string, to: &output)
-        return output
+        var bytes: [UInt8] = []
+        appendString(string, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

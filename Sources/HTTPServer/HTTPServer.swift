@@ -26,6 +26,7 @@ public final class HTTPServer: Sendable {
         var source: DispatchSourceRead?
         var suspended = false
         var stopped = false
+        var nextLoop = 0
     }
 
     public let configuration: Configuration
@@ -35,7 +36,12 @@ public final class HTTPServer: Sendable {
     private let events: ServerEvents
     private let registry = Mutex(Registry())
     private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
-    private let connectionTargetQueue = DispatchQueue.global(qos: .userInitiated)
+    /// Serial queues, one a core, that connections run on (each connection's sources fire on its
+    /// loop's queue). Many connections sharing one busy queue run back to back on its thread,
+    /// instead of waking a thread per event.
+    private let eventLoops: [DispatchQueue] = (0..<max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))).map {
+        DispatchQueue(label: "bouncer.http.loop.\($0)", qos: .userInitiated)
+    }
     private let listener = Listener()
     private let boundPort = Atomic<Int>(0)
 
@@ -115,7 +121,8 @@ public final class HTTPServer: Sendable {
             }
             switch Socket.accept(listenFD) {
             case .accepted(let fd):
-                let queue = DispatchQueue(label: "bouncer.http.connection", target: connectionTargetQueue)
+                listener.nextLoop = (listener.nextLoop + 1) % eventLoops.count
+                let queue = eventLoops[listener.nextLoop]
                 let connection = Connection(fd: fd, context: context, queue: queue)
                 registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
                 queue.async { connection.start() }

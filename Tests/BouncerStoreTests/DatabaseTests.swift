@@ -1,0 +1,104 @@
+import Testing
+@testable import BouncerStore
+
+@Suite struct DatabaseTests {
+    @Test func valuesRoundTripThroughEveryStorageClass() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+        let values: [DatabaseValue] = [.integer(Int64.max), .real(2.5), .text("héllo 👋 \u{0}x"), .blob([0, 1, 255]), .null]
+        try database.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
+        let row = try #require(try database.fetchOne("SELECT * FROM t"))
+        #expect(row.values == values)
+        #expect(row.get("i", as: Int64.self) == Int64.max)
+        #expect(row.get("n", as: String?.self) == .some(nil))
+        #expect(row["missing"] == .null)
+    }
+
+    @Test func emptyTextStaysTextNotNull() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        #expect(try database.fetchOne("SELECT ?, typeof(?)", ["", ""])?.values == [.text(""), .text("text")])
+    }
+
+    @Test func errorsCarryTheResultCodeAndSQL() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+        try database.execute("INSERT INTO t (name) VALUES (?)", ["a"])
+        let error = try #require(throws: DatabaseError.self) {
+            try database.execute("INSERT INTO t (name) VALUES (?)", ["a"])
+        }
+        #expect(error.resultCode == 19)  // SQLITE_CONSTRAINT
+        #expect(error.isUniqueConstraintViolation)
+        #expect(error.sql == "INSERT INTO t (name) VALUES (?)")
+        // Bound values are user data: they stay out of the description.
+        #expect(!error.description.contains("'a'"))
+
+        let syntax = try #require(throws: DatabaseError.self) { try database.fetchAll("SELEKT 1") }
+        #expect(syntax.resultCode == 1)
+        #expect(syntax.message.contains("syntax error"))
+    }
+
+    @Test func wrongArgumentCountIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        #expect(throws: DatabaseError.self) { try database.fetchAll("SELECT ?, ?", [1]) }
+    }
+
+    @Test func cachedStatementsArePreparedOnce() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        let first = try database.cachedStatement("SELECT 1")
+        let second = try database.cachedStatement("SELECT 1")
+        #expect(first === second)
+        #expect(try database.fetchValue("SELECT ? + 1", [41], as: Int.self) == 42)
+        #expect(try database.fetchValue("SELECT ? + 1", [1], as: Int.self) == 2)
+    }
+
+    @Test func openingAMissingReadOnlyFileFails() throws {
+        let directory = try TemporaryDirectory()
+        let error = try #require(throws: DatabaseError.self) {
+            _ = try Database(path: directory.path("absent/db.sqlite3"), mode: .readOnly)
+        }
+        #expect(error.resultCode == 14)  // SQLITE_CANTOPEN
+    }
+
+    @Test func transactionsCommitOrRollBack() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("CREATE TABLE t (v INTEGER)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try database.inTransaction { database in
+                try database.execute("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try database.fetchValue("SELECT count(*) FROM t", as: Int.self) == 0)
+        #expect(!database.isInTransaction)
+
+        try database.inTransaction { database in
+            try database.execute("INSERT INTO t VALUES (1)")
+            _ = try? database.inSavepoint { database -> Void in
+                try database.execute("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+            try database.execute("INSERT INTO t VALUES (3)")
+        }
+        #expect(try database.fetchAll("SELECT v FROM t ORDER BY v").map { $0.get(0, as: Int.self) } == [1, 3])
+    }
+
+    @Test func storeConnectionsUseWALDurabilityAndForeignKeys() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = StoreConfiguration()
+        let full = try SQLiteStore.openWriter(path: directory.path("a.sqlite3"), configuration: configuration)
+        #expect(try full.fetchValue("PRAGMA journal_mode", as: String.self) == "wal")
+        #expect(try full.fetchValue("PRAGMA synchronous", as: Int.self) == 2)  // FULL
+        #expect(try full.fetchValue("PRAGMA foreign_keys", as: Int.self) == 1)
+        #expect(try full.fetchValue("PRAGMA busy_timeout", as: Int.self) == 5000)
+        configuration.synchronous = .normal
+        let normal = try SQLiteStore.openWriter(path: directory.path("b.sqlite3"), configuration: configuration)
+        #expect(try normal.fetchValue("PRAGMA synchronous", as: Int.self) == 1)  // NORMAL
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+import Testing
+@testable import BouncerStore
+
+@Suite struct GroupCommitTests {
+    static let schema = [Migration(version: 1, name: "items", sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE) STRICT;")]
+
+    @Test func concurrentWritersAreAllAcknowledgedGroupedAndDurable() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite3")
+        let batches = Mutex<[Int]>([])
+        let store = try SQLiteStore(path: path, migrations: Self.schema) { report in
+            batches.withLock { $0.append(report.size) }
+        }
+        let writers = 300
+        let ids = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for index in 0..<writers {
+                group.addTask {
+                    try await store.writer.write { database in
+                        try database.execute("INSERT INTO items (label) VALUES (?)", [.text("item-\(index)")])
+                        return database.lastInsertRowID
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0.append($1) }
+        }
+        #expect(Set(ids).count == writers, "every write got its own row id back")
+        let sizes = batches.withLock { $0 }
+        #expect(sizes.reduce(0, +) == writers)
+        #expect(sizes.count < writers, "writes were grouped into fewer transactions than writes: \(sizes)")
+        store.close()
+
+        // Reopen as a restart would: everything acknowledged is there.
+        let reopened = try Database(path: path, mode: .readOnly)
+        #expect(try reopened.fetchValue("SELECT count(*) FROM items", as: Int.self) == writers)
+        let labels = Set(try reopened.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) })
+        #expect(labels == Set((0..<writers).map { "item-\($0)" }))
+    }
+
+    @Test func aFailingWriteDoesNotUndoTheOthersInItsGroup() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
+        defer { store.close() }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    do {
+                        // Every tenth write collides with a label another write also inserts.
+                        let label = index % 10 == 0 ? "duplicate" : "unique-\(index)"
+                        try await store.writer.write { database in
+                            try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)])
+                            try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label + "-second")])
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 46, "one of the five colliding writes succeeds")
+        let count = try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) }
+        // Each successful write inserted two rows; each failed one left none (its savepoint rolled back).
+        #expect(count == 92)
+    }
+
+    @Test func readersSeeCommittedWritesAndCannotWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
+        defer { store.close() }
+        try await store.writer.write { try $0.execute("INSERT INTO items (label) VALUES ('seen')") }
+        let label = try await store.readers.read { try $0.fetchValue("SELECT label FROM items", as: String.self) }
+        #expect(label == "seen")
+        await #expect(throws: DatabaseError.self) {
+            try await store.readers.read { try $0.execute("INSERT INTO items (label) VALUES ('no')") }
+        }
+    }
+
+    @Test func writesAfterCloseAreRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
+        store.close()
+        await #expect(throws: StoreError.self) {
+            try await store.writer.write { try $0.execute("INSERT INTO items (label) VALUES ('late')") }
+        }
+    }
+
+    @Test func readinessFollowsTheSchemaVersion() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
+        defer { store.close() }
+        try await store.checkReady()
+    }
+}

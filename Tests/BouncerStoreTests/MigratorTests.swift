@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import BouncerStore
+
+@Suite struct MigratorTests {
+    static let first = Migration(version: 1, name: "people", sql: "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL);")
+    static let second = Migration(version: 2, name: "pets", sql: """
+        CREATE TABLE pets (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL REFERENCES people(id));
+        CREATE INDEX pets_owner ON pets (owner);
+        """)
+
+    @Test func freshStoreGetsEveryMigrationInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        let applied = try Migrator(migrations: [Self.first, Self.second]).migrate(database) { "2026-01-01T00:00:00.000Z" }
+        #expect(applied.map(\.version) == [1, 2])
+        let rows = try database.fetchAll("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+        #expect(rows.map { $0.get("name", as: String.self) } == ["people", "pets"])
+        #expect(rows[0].get("checksum", as: String.self) == Self.first.checksum)
+        #expect(Self.first.checksum.count == 64)
+        #expect(try database.fetchValue("PRAGMA user_version", as: Int.self) == 2)
+        #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'pets_owner'", as: Int.self) == 1)
+    }
+
+    @Test func reRunningAppliesNothingAndLaterFilesApplyLater() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try Migrator(migrations: [Self.first]).migrate(database)
+        #expect(try Migrator(migrations: [Self.first]).migrate(database).isEmpty)
+        let status = try Migrator(migrations: [Self.first, Self.second]).status(of: database)
+        #expect(status.map(\.state) == [.applied, .pending])
+        #expect(try Migrator(migrations: [Self.first, Self.second]).migrate(database).map(\.version) == [2])
+    }
+
+    @Test func aChangedAppliedFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try Migrator(migrations: [Self.first]).migrate(database)
+        var edited = Self.first
+        edited.sql += "\n-- a harmless-looking edit"
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(migrations: [edited, Self.second]).migrate(database)
+        }
+        #expect(error == .changedAfterApplied(version: 1, fileName: "0001_people.sql"))
+        #expect(error.description.contains("changed after it was applied"))
+        // Nothing after the refusal was applied.
+        #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'pets'", as: Int.self) == 0)
+    }
+
+    @Test func aStoreNewerThanTheBinaryIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try Migrator(migrations: [Self.first, Self.second]).migrate(database)
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(migrations: [Self.first]).migrate(database)
+        }
+        #expect(error == .storeIsNewer(version: 2, name: "pets"))
+    }
+
+    @Test func aFailingMigrationIsRolledBackWhole() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);")
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(migrations: [Self.first, broken]).migrate(database)
+        }
+        guard case .failed(let fileName, _) = error else {
+            Issue.record("expected .failed, got \(error)")
+            return
+        }
+        #expect(fileName == "0002_broken.sql")
+        #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'half'", as: Int.self) == 0)
+        #expect(try database.fetchValue("SELECT count(*) FROM schema_migrations", as: Int.self) == 1)
+    }
+
+    @Test func aMigrationThatBreaksForeignKeysIsRolledBack() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("PRAGMA foreign_keys = ON")
+        try Migrator(migrations: [Self.first, Self.second]).migrate(database)
+        // With checks deferred the orphan would only surface at commit; the migrator's
+        // foreign_key_check finds it first and names the file.
+        let orphan = Migration(version: 3, name: "orphan", sql: "PRAGMA defer_foreign_keys = ON; INSERT INTO pets (owner) VALUES (99);")
+        #expect(throws: MigrationError.self) {
+            try Migrator(migrations: [Self.first, Self.second, orphan]).migrate(database)
+        }
+        #expect(try database.fetchValue("SELECT count(*) FROM pets", as: Int.self) == 0)
+    }
+
+    @Test func filesLoadInVersionOrderAndMisnamedFilesAreErrors() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("0002_second.sql", "SELECT 2;")
+        try directory.write("0001_first.sql", "SELECT 1;")
+        try directory.write("README.md", "not a migration")
+        let migrations = try Migration.load(directory: directory.url)
+        #expect(migrations.map(\.fileName) == ["0001_first.sql", "0002_second.sql"])
+
+        try directory.write("3_bad.sql", "SELECT 3;")
+        #expect(throws: MigrationError.badFileName("3_bad.sql")) { try Migration.load(directory: directory.url) }
+        try FileManager.default.removeItem(atPath: directory.path("3_bad.sql"))
+        try directory.write("0002_again.sql", "SELECT 2;")
+        #expect(throws: MigrationError.duplicateVersion(2)) { try Migration.load(directory: directory.url) }
+    }
+
+    @Test func theShippedMigrationsApplyToAFreshStore() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations"))
+        #expect(!migrations.isEmpty)
+        #expect(migrations.map(\.version) == Array(1...migrations.count), "migration versions have no gaps")
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("PRAGMA foreign_keys = ON")
+        #expect(try Migrator(migrations: migrations).migrate(database).count == migrations.count)
+    }
+}
