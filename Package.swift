@@ -25,9 +25,11 @@ let package = Package(
         .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService"]),
-        .testTarget(name: "BlackBoxTests", dependencies: ["HTTPServer"]),
+        // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,7 +23,8 @@ public final class Database {
         }
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard code == SQLITE_OK, let handle else {
-            let error = DatabaseError(connection: handle, resultCode: code)
+            var error = DatabaseError(connection: handle, resultCode: code)
+            error.message = "cannot open \(path): \(error.message)"
             // A failed open still allocates a handle that must be closed.
             sqlite3_close_v2(handle)
             throw error

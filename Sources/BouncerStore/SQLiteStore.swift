@@ -11,9 +11,6 @@ public final class SQLiteStore: Sendable {
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
                 onBatch: @escaping @Sendable (DatabaseWriter.BatchReport) -> Void = { _ in }) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-
         let writerConnection = try Self.openWriter(path: path, configuration: configuration)
         try Migrator(migrations: migrations).migrate(writerConnection)
         var readerConnections: [Database] = []
@@ -31,6 +28,8 @@ public final class SQLiteStore: Sendable {
 
     /// The writer connection, configured: WAL, the chosen durability, foreign keys, busy timeout.
     public static func openWriter(path: String, configuration: StoreConfiguration) throws -> Database {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
         let mode = try database.fetchValue("PRAGMA journal_mode = WAL", as: String.self)

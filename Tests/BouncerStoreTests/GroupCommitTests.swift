@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import BouncerStore
 
 @Suite struct GroupCommitTests {

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("bouncer-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -13,9 +13,9 @@ final class TemporaryDirectory: @unchecked Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    func write(_ name: String, _ text: String) throws {
+    public func write(_ name: String, _ text: String) throws {
         try Data(text.utf8).write(to: url.appendingPathComponent(name))
     }
 }

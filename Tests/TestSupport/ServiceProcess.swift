@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// The real `bouncer` binary, started as a child process on a loopback port the kernel picks.
+public final class ServiceProcess: @unchecked Sendable {
+    public let process = Process()
+    public private(set) var port = 0
+    private final class Output: Sendable {
+        let bytes = Mutex<[UInt8]>([])
+    }
+
+    private let output = Output()
+    private let pipe = Pipe()
+
+    /// The built binary: `BOUNCER_BINARY`, else `bouncer` beside the test runner.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["BOUNCER_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        // The runner may sit inside an .xctest bundle directory.
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("bouncer").path), directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("bouncer")
+    }
+
+    /// Runs `bouncer` with `arguments` to completion; returns its exit status and output.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Starts `bouncer serve` and waits until it logs that it listens.
+    public init(arguments: [String] = [], environment: [String: String] = [:], directory: URL? = nil,
+                startTimeout: Duration = .seconds(20)) throws {
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.bytes.withLock { $0.append(contentsOf: data) }
+        }
+        try process.run()
+        let deadline = ContinuousClock.now + startTimeout
+        while ContinuousClock.now < deadline {
+            if let line = lines.first(where: { $0.contains("\"msg\":\"listening\"") }),
+               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+               let port = object["port"] as? Int {
+                self.port = port
+                return
+            }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        if process.isRunning { process.terminate() }
+        throw RawHTTPError(description: "bouncer did not start; output:\n\(text)")
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    public var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
+    public var lines: [String] { text.split(separator: "\n").map(String.init) }
+
+    public func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
+
+    public func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to exit; nil if it is still running at the deadline.
+    public func waitForExit(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}
