@@ -1,0 +1,48 @@
+import Testing
+@testable import HTTPServer
+
+/// The routes every live test serves.
+func makeLiveTestRouter() -> Router {
+    var router = Router()
+    router.get("/hello", .immediate { _ in
+        Response(headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
+    })
+    router.post("/echo", .async { request in
+        await Task.yield()
+        return Response(headers: ["Content-Type": "application/octet-stream"], body: request.body)
+    })
+    router.get("/slow", .async { _ in
+        try await Task.sleep(for: .milliseconds(300))
+        return Response(headers: ["Content-Type": "text/plain"], body: Array("slow".utf8))
+    })
+    router.get("/id", .immediate { request in
+        Response(headers: ["Content-Type": "text/plain"], body: Array(request.id.utf8))
+    })
+    return router
+}
+
+/// Starts a server on an ephemeral port of 127.0.0.1, runs `body`, and shuts the server down
+/// whatever happens. Each test gets its own server, so tests can run in parallel.
+func withLiveServer(limits: ServerLimits = ServerLimits(),
+                    _ body: (HTTPServer, Int) async throws -> Void) async throws {
+    let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), router: makeLiveTestRouter())
+    let port = try server.start()
+    #expect(port > 0)
+    #expect(server.port == port)
+    do {
+        try await body(server, port)
+    } catch {
+        await server.shutdown(gracePeriod: .milliseconds(200))
+        throw error
+    }
+    await server.shutdown(gracePeriod: .milliseconds(200))
+}
+
+/// A request in the shape most tests send.
+func rawRequest(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
+    var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    for header in headers { text += header + "\r\n" }
+    if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+    text += "\r\n"
+    return text + (body ?? "")
+}
