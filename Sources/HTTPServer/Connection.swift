@@ -128,6 +128,11 @@ final class Connection: @unchecked Sendable {
             case .head(let head):
                 current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now)
                 headStarted = 0
+                if head.framing != .none {
+                    // The body clock starts with the head, so a client that sends a head and
+                    // then stalls is closed after the body idle timeout, not a longer one.
+                    setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
+                }
                 if head.expectsContinue {
                     queueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                     if !flush() { return }

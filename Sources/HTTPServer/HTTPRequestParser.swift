@@ -361,7 +361,7 @@ public struct HTTPRequestParser: Sendable {
         while index < line.endIndex, let value = ASCII.hexValue(line[index]) {
             digits += 1
             // Sixteen hex digits fill 64 bits; more can only overflow.
-            guard digits <= 15 else { throw .bad("invalid_chunk", "The chunk size overflows.") }
+            guard digits <= 16 else { throw .bad("invalid_chunk", "The chunk size overflows.") }
             size = size << 4 | value
             index += 1
         }

@@ -66,18 +66,9 @@ public struct Router: Sendable {
     /// Finds the handler for a method and a raw (still percent-encoded) path. HEAD is answered by
     /// the GET handler; the connection leaves out the body.
     public func match(method: String, path: Substring) -> Match {
-        var node = root
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var parameters: [String: String] = [:]
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if let child = node.literals[segment] {
-                node = child
-            } else if let (name, child) = node.parameter, let value = PercentDecoding.decode(segment) {
-                parameters[name] = value
-                node = child
-            } else {
-                return .notFound
-            }
-        }
+        guard let node = Self.find(segments[...], from: root, parameters: &parameters) else { return .notFound }
         if node.handlers.isEmpty { return .notFound }
         if let handler = node.handlers[method] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
             return .found(handler, parameters: parameters)
@@ -85,5 +76,21 @@ public struct Router: Sendable {
         var allowed = Set(node.handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allowed: allowed.sorted())
+    }
+
+    /// The node with handlers that `segments` lead to. A literal segment is tried first; when the
+    /// path dead-ends below it, the parameter at the same depth is tried instead.
+    private static func find(_ segments: ArraySlice<Substring>, from node: Node, parameters: inout [String: String]) -> Node? {
+        guard let segment = segments.first else { return node.handlers.isEmpty ? nil : node }
+        let rest = segments.dropFirst()
+        if let child = node.literals[segment], let found = find(rest, from: child, parameters: &parameters) {
+            return found
+        }
+        guard let (name, child) = node.parameter, let value = PercentDecoding.decode(segment) else { return nil }
+        let saved = parameters
+        parameters[name] = value
+        if let found = find(rest, from: child, parameters: &parameters) { return found }
+        parameters = saved
+        return nil
     }
 }
