@@ -1,0 +1,41 @@
+# Bouncer: the two commands are `make run` and `make test`. Both install the Debian packages
+# they need when run as root, and name them otherwise.
+
+SWIFT ?= swift
+BUILD_PACKAGES := libsqlite3-dev libssl-dev pkg-config
+BENCH_PACKAGES := wrk nginx-light curl
+
+.PHONY: run test build release bench deps clean docker-smoke help
+
+help:
+	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
+	@echo "make test          build and run every test (unit and black-box)"
+	@echo "make bench         measure GET /healthz against nginx"
+	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	.build/release/bouncer serve
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	scripts/bench-healthz.sh
+
+docker-smoke:
+	bash docker/smoke-test.sh
+
+clean:
+	rm -rf .build
