@@ -20,7 +20,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "HTTPServer"),
+        // epoll's declarations, which Glibc's module does not export.
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL"]),
         .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),

@@ -1,13 +1,13 @@
 import Dispatch
 import Glibc
 
-/// One client connection. Every piece of state is touched only on `queue`, a serial queue that
-/// the read, write and timer sources fire on; that confinement is why the class may be Sendable.
+/// One client connection. Every piece of state is touched only on its event loop's serial queue,
+/// where readiness events and its timer fire; that confinement is why the class may be Sendable.
 ///
 /// Requests are handled one at a time: while one is being answered the parser keeps the bytes of
-/// pipelined requests behind it (reading stops once enough are buffered), so responses go out in
-/// request order. The descriptor is closed only once every source on it has been cancelled.
-final class Connection: @unchecked Sendable {
+/// pipelined requests behind it (reading pauses once enough are buffered), so responses go out
+/// in request order. The descriptor is closed only after the loop has stopped watching it.
+final class Connection: EventLoop.Handler, @unchecked Sendable {
     private struct PendingRequest {
         var head: RequestHead
         var body: [UInt8] = []
@@ -21,16 +21,16 @@ final class Connection: @unchecked Sendable {
         case close
     }
 
-    let queue: DispatchQueue
+    let loop: EventLoop
+    var queue: DispatchQueue { loop.queue }
     private let fd: Int32
     private let context: ServerContext
     private var parser: HTTPRequestParser
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
+    private var token: UInt64 = 0
     private var timer: DispatchSourceTimer?
-    private var readSuspended = false
-    private var writeSuspended = false
-    private var liveSources = 0
+    /// Input is left in the socket (the pipeline buffer is full, or the peer closed its side).
+    private var readPaused = false
+    private var watchingWritable = false
 
     private var current: PendingRequest?
     /// A request is being handled or its response written; input waits behind it.
@@ -55,34 +55,38 @@ final class Connection: @unchecked Sendable {
     /// Most bytes read in one wake-up, so one fast client cannot starve the others on its thread.
     private static let readBudget = 256 * 1024
 
-    init(fd: Int32, context: ServerContext, queue: DispatchQueue) {
+    init(fd: Int32, context: ServerContext, loop: EventLoop) {
         self.fd = fd
         self.context = context
-        self.queue = queue
+        self.loop = loop
         self.parser = HTTPRequestParser(limits: context.limits)
     }
 
+    /// Starts watching the socket. Call on the loop's queue.
     func start() {
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        read.setEventHandler { [unowned self] in readable() }
-        read.setCancelHandler { [self] in sourceCancelled() }
+        do {
+            token = try loop.register(fd, handler: self)
+        } catch {
+            context.events.failure("cannot watch a new connection: \(error)", nil)
+            Glibc.close(fd)
+            context.connectionClosed(self)
+            return
+        }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [unowned self] in timerFired() }
-        timer.setCancelHandler { [self] in sourceCancelled() }
+        timer.setEventHandler { [weak self] in self?.timerFired() }
         timer.schedule(deadline: .distantFuture)
-        self.readSource = read
         self.timer = timer
-        liveSources = 2
         // A new connection has as long to send its first request head as any other.
         setDeadline(Self.now() + context.limits.headerTimeout.nanoseconds)
         timer.activate()
-        read.activate()
+        // Bytes that arrived before registration raise no edge: look for them now.
+        readable()
     }
 
     // MARK: - Reading
 
-    private func readable() {
-        guard !closed else { return }
+    func readable() {
+        guard !closed, !readPaused else { return }
         var total = 0
         reading: while total < Self.readBudget {
             let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
@@ -95,12 +99,18 @@ final class Connection: @unchecked Sendable {
             switch result {
             case .bytes(let count):
                 total += count
+                // A short read drained the socket; a later arrival raises a new edge.
                 if count < Self.readChunk { break reading }
+                if total >= Self.readBudget {
+                    // Not drained, and no new edge will come for what is left: read on later,
+                    // after the other connections of this loop have had their turn.
+                    queue.async { [weak self] in self?.readable() }
+                }
             case .wouldBlock:
                 break reading
             case .closed:
                 peerClosedInput = true
-                suspendReading()
+                readPaused = true
                 break reading
             case .failed:
                 close()
@@ -161,9 +171,11 @@ final class Connection: @unchecked Sendable {
             updateIdleDeadline()
         }
         if busy && parser.bufferedByteCount >= Self.pipelineBufferLimit {
-            suspendReading()
-        } else if !peerClosedInput {
-            resumeReading()
+            readPaused = true
+        } else if readPaused && !peerClosedInput {
+            // Edge-triggered: what arrived while paused raised its edge already, so read it now.
+            readPaused = false
+            queue.async { [weak self] in self?.readable() }
         }
     }
 
@@ -245,7 +257,7 @@ final class Connection: @unchecked Sendable {
             id: RequestID.make(), started: .now)
         current = nil
         busy = true
-        suspendReading()
+        readPaused = true
         let response = context.render(error, request: nil, requestID: pending.id)
         queueOutput(serialize(response, requestID: pending.id, keepAlive: false, http10: false, omitBody: pending.head.method == "HEAD"))
         context.events.requestCompleted(AccessLogEntry(
@@ -323,9 +335,9 @@ final class Connection: @unchecked Sendable {
         }
         output.removeAll(keepingCapacity: false)
         outputOffset = 0
-        if let source = writeSource, !writeSuspended {
-            source.suspend()
-            writeSuspended = true
+        if watchingWritable {
+            watchingWritable = false
+            loop.watchWritable(fd, token: token, false)
         }
         let action = afterWrite
         afterWrite = .nothing
@@ -349,21 +361,14 @@ final class Connection: @unchecked Sendable {
 
     private func waitForWritable() {
         setDeadline(Self.now() + context.limits.writeTimeout.nanoseconds)
-        if let source = writeSource {
-            if writeSuspended {
-                writeSuspended = false
-                source.resume()
-            }
-            return
+        if !watchingWritable {
+            watchingWritable = true
+            loop.watchWritable(fd, token: token, true)
         }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in
-            if !closed && flush() { continueAfterResponse() }
-        }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        writeSource = source
-        liveSources += 1
-        source.activate()
+    }
+
+    func writable() {
+        if !closed && outputOffset < output.count && flush() { continueAfterResponse() }
     }
 
     // MARK: - Timeouts
@@ -413,36 +418,10 @@ final class Connection: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         busy = true
-        if let source = readSource {
-            if readSuspended { source.resume() }
-            source.cancel()
-        }
-        if let source = writeSource {
-            if writeSuspended { source.resume() }
-            source.cancel()
-        }
         timer?.cancel()
-    }
-
-    private func suspendReading() {
-        guard !readSuspended, let source = readSource else { return }
-        readSuspended = true
-        source.suspend()
-    }
-
-    private func resumeReading() {
-        guard readSuspended, let source = readSource else { return }
-        readSuspended = false
-        source.resume()
-    }
-
-    private func sourceCancelled() {
-        liveSources -= 1
-        guard liveSources == 0 else { return }
-        Glibc.close(fd)
-        readSource = nil
-        writeSource = nil
         timer = nil
+        if token != 0 { loop.deregister(fd, token: token) }
+        Glibc.close(fd)
         context.connectionClosed(self)
     }
 }

@@ -36,12 +36,8 @@ public final class HTTPServer: Sendable {
     private let events: ServerEvents
     private let registry = Mutex(Registry())
     private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
-    /// Serial queues, one a core, that connections run on (each connection's sources fire on its
-    /// loop's queue). Many connections sharing one busy queue run back to back on its thread,
-    /// instead of waking a thread per event.
-    private let eventLoops: [DispatchQueue] = (0..<max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))).map {
-        DispatchQueue(label: "bouncer.http.loop.\($0)", qos: .userInitiated)
-    }
+    /// Event loops, one a core; connections are spread over them in turn.
+    private let eventLoops = Mutex<[EventLoop]>([])
     private let listener = Listener()
     private let boundPort = Atomic<Int>(0)
 
@@ -64,12 +60,14 @@ public final class HTTPServer: Sendable {
         _ = Socket.raiseOpenFileLimit()
         let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         boundPort.store(port, ordering: .releasing)
+        let loops = try (0..<max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))).map { try EventLoop(label: "bouncer.http.loop.\($0)") }
+        eventLoops.withLock { $0 = loops }
         let context = ServerContext(limits: configuration.limits, router: router, problemRenderer: problemRenderer,
                                     events: events) { [weak self] connection in self?.connectionClosed(connection) }
         self.context.withLock { $0 = context }
         acceptQueue.sync {
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
-            source.setEventHandler { [unowned self] in acceptConnections(listenFD: fd, context: context) }
+            source.setEventHandler { [unowned self] in acceptConnections(listenFD: fd, context: context, loops: loops) }
             source.setCancelHandler { Glibc.close(fd) }
             listener.source = source
             source.activate()
@@ -105,6 +103,7 @@ public final class HTTPServer: Sendable {
         while openConnections > 0 && clock.now < hardDeadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
+        for loop in eventLoops.withLock({ $0 }) { loop.stop() }
     }
 
     // MARK: - Accepting
@@ -112,7 +111,7 @@ public final class HTTPServer: Sendable {
     /// Most connections accepted in one wake-up before other work gets a turn.
     private static let acceptBatch = 256
 
-    private func acceptConnections(listenFD: Int32, context: ServerContext) {
+    private func acceptConnections(listenFD: Int32, context: ServerContext, loops: [EventLoop]) {
         for _ in 0..<Self.acceptBatch {
             if openConnections >= configuration.limits.maxConnections {
                 // At the cap: leave further clients in the kernel's backlog until one closes.
@@ -121,11 +120,11 @@ public final class HTTPServer: Sendable {
             }
             switch Socket.accept(listenFD) {
             case .accepted(let fd):
-                listener.nextLoop = (listener.nextLoop + 1) % eventLoops.count
-                let queue = eventLoops[listener.nextLoop]
-                let connection = Connection(fd: fd, context: context, queue: queue)
+                listener.nextLoop = (listener.nextLoop + 1) % loops.count
+                let loop = loops[listener.nextLoop]
+                let connection = Connection(fd: fd, context: context, loop: loop)
                 registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
-                queue.async { connection.start() }
+                loop.queue.async { connection.start() }
             case .wouldBlock:
                 return
             case .skipped:

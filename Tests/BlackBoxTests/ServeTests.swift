@@ -4,86 +4,96 @@ import TestSupport
 
 /// The real binary on a loopback port: what a client and an operator see.
 @Suite struct ServeTests {
-    @Test func healthAndReadinessAnswerWithoutAToken() throws {
-        let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
-        let client = try service.client()
-        let health = try client.request("GET", "/healthz")
-        #expect(health.status == 200)
-        #expect(health.header("Content-Type") == "application/json")
-        #expect(health.json?["status"] as? String == "ok")
-        #expect(health.header("Date") != nil)
-        #expect(health.header("X-Request-Id") != nil)
-        let ready = try client.request("GET", "/readyz")
-        #expect(ready.status == 200)
-        #expect(ready.json?["status"] as? String == "ready")
-        let head = try client.request("HEAD", "/healthz")
-        #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "15")
-        #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+    @Test func healthAndReadinessAnswerWithoutAToken() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
+            let client = try service.client()
+            let health = try client.request("GET", "/healthz")
+            #expect(health.status == 200)
+            #expect(health.header("Content-Type") == "application/json")
+            #expect(health.json?["status"] as? String == "ok")
+            #expect(health.header("Date") != nil)
+            #expect(health.header("X-Request-Id") != nil)
+            let ready = try client.request("GET", "/readyz")
+            #expect(ready.status == 200)
+            #expect(ready.json?["status"] as? String == "ready")
+            let head = try client.request("HEAD", "/healthz")
+            #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "15")
+            #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+        }
     }
 
-    @Test func errorsAreProblemJSONWithTheRequestID() throws {
-        let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
-        let client = try service.client()
-        let missing = try client.request("GET", "/v1/nothing-here", headers: ["X-Request-Id": "trace-123"])
-        #expect(missing.status == 404)
-        #expect(missing.header("Content-Type") == "application/problem+json")
-        #expect(missing.header("X-Request-Id") == "trace-123")
-        let problem = try #require(missing.json)
-        #expect(problem["status"] as? Int == 404)
-        #expect(problem["type"] as? String == "about:blank")
-        #expect(problem["title"] as? String == "Not Found")
-        #expect(problem["code"] as? String == "not_found")
-        #expect(problem["request_id"] as? String == "trace-123")
+    @Test func errorsAreProblemJSONWithTheRequestID() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
+            let client = try service.client()
+            let missing = try client.request("GET", "/v1/nothing-here", headers: ["X-Request-Id": "trace-123"])
+            #expect(missing.status == 404)
+            #expect(missing.header("Content-Type") == "application/problem+json")
+            #expect(missing.header("X-Request-Id") == "trace-123")
+            let problem = try #require(missing.json)
+            #expect(problem["status"] as? Int == 404)
+            #expect(problem["type"] as? String == "about:blank")
+            #expect(problem["title"] as? String == "Not Found")
+            #expect(problem["code"] as? String == "not_found")
+            #expect(problem["request_id"] as? String == "trace-123")
 
-        let wrongMethod = try client.request("DELETE", "/healthz")
-        #expect(wrongMethod.status == 405)
-        #expect(wrongMethod.header("Allow") == "GET, HEAD")
-        #expect(wrongMethod.json?["code"] as? String == "method_not_allowed")
+            let wrongMethod = try client.request("DELETE", "/healthz")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+            #expect(wrongMethod.json?["code"] as? String == "method_not_allowed")
+        }
     }
 
-    @Test func everyRequestIsOneJSONLogLine() throws {
-        let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
-        let client = try service.client()
-        _ = try client.request("GET", "/healthz", headers: ["X-Request-Id": "log-me-1"])
-        _ = try client.request("GET", "/nope", headers: ["X-Request-Id": "log-me-2"])
-        service.signal(SIGTERM)
-        #expect(service.waitForExit(timeout: .seconds(10)) == 0)
-        let records = service.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(records.count == service.lines.count, "every line is a JSON object")
-        let startup = try #require(records.first { $0["msg"] as? String == "listening" })
-        #expect(startup["port"] as? Int == service.port)
-        #expect(startup["level"] as? String == "info")
-        let first = try #require(records.first { $0["request_id"] as? String == "log-me-1" })
-        #expect(first["method"] as? String == "GET")
-        #expect(first["path"] as? String == "/healthz")
-        #expect(first["status"] as? Int == 200)
-        #expect(first["bytes"] as? Int == 15)
-        #expect(first["duration_ms"] is Double)
-        #expect((first["time"] as? String)?.hasSuffix("Z") == true)
-        let second = try #require(records.first { $0["request_id"] as? String == "log-me-2" })
-        #expect(second["status"] as? Int == 404)
+    @Test func everyRequestIsOneJSONLogLine() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
+            let client = try service.client()
+            _ = try client.request("GET", "/healthz", headers: ["X-Request-Id": "log-me-1"])
+            _ = try client.request("GET", "/nope", headers: ["X-Request-Id": "log-me-2"])
+            service.signal(SIGTERM)
+            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            let records = service.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(records.count == service.lines.count, "every line is a JSON object")
+            let startup = try #require(records.first { $0["msg"] as? String == "listening" })
+            #expect(startup["port"] as? Int == service.port)
+            #expect(startup["level"] as? String == "info")
+            let first = try #require(records.first { $0["request_id"] as? String == "log-me-1" })
+            #expect(first["method"] as? String == "GET")
+            #expect(first["path"] as? String == "/healthz")
+            #expect(first["status"] as? Int == 200)
+            #expect(first["bytes"] as? Int == 15)
+            #expect(first["duration_ms"] is Double)
+            #expect((first["time"] as? String)?.hasSuffix("Z") == true)
+            let second = try #require(records.first { $0["request_id"] as? String == "log-me-2" })
+            #expect(second["status"] as? Int == 404)
+        }
     }
 
-    @Test func theDefaultStoreIsDataUnderTheWorkingDirectory() throws {
-        let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(directory: directory.url)
-        #expect(try service.client().request("GET", "/readyz").status == 200)
-        #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+    @Test func theDefaultStoreIsDataUnderTheWorkingDirectory() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(directory: directory.url)
+            #expect(try service.client().request("GET", "/readyz").status == 200)
+            #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+        }
     }
 
-    @Test func pipelinedRequestsInOneWriteAreAnsweredInOrder() throws {
-        let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
-        let client = try service.client()
-        try client.send(
-            "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: one\r\n\r\n"
-                + "GET /missing HTTP/1.1\r\nHost: a\r\nX-Request-Id: two\r\n\r\n"
-                + "GET /readyz HTTP/1.1\r\nHost: a\r\nX-Request-Id: three\r\n\r\n")
-        let responses = try (0..<3).map { _ in try client.readResponse() }
-        #expect(responses.map(\.status) == [200, 404, 200])
-        #expect(responses.map { $0.header("X-Request-Id") } == ["one", "two", "three"])
+    @Test func pipelinedRequestsInOneWriteAreAnsweredInOrder() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
+            let client = try service.client()
+            try client.send(
+                "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: one\r\n\r\n"
+                    + "GET /missing HTTP/1.1\r\nHost: a\r\nX-Request-Id: two\r\n\r\n"
+                    + "GET /readyz HTTP/1.1\r\nHost: a\r\nX-Request-Id: three\r\n\r\n")
+            let responses = try (0..<3).map { _ in try client.readResponse() }
+            #expect(responses.map(\.status) == [200, 404, 200])
+            #expect(responses.map { $0.header("X-Request-Id") } == ["one", "two", "three"])
+        }
     }
 }

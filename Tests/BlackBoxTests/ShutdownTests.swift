@@ -9,9 +9,12 @@ import TestSupport
     @Test(arguments: [SIGTERM, SIGINT])
     func terminationUnderLoadIsClean(signal: Int32) async throws {
         let directory = try TemporaryDirectory()
-        let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")])
+        let service = try await blocking { try ServiceProcess(arguments: ["--data-dir", directory.path("data")]) }
         let idle = try (0..<3).map { _ in try service.client() }
-        for client in idle { #expect(try client.request("GET", "/healthz").status == 200) }
+        for client in idle {
+            let status = try await blocking { try client.request("GET", "/healthz").status }
+            #expect(status == 200)
+        }
 
         let statuses = Mutex<[Int]>([])
         let stop = Atomic<Bool>(false)
@@ -30,7 +33,7 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         service.signal(signal)
-        let status = service.waitForExit(timeout: .seconds(10))
+        let status = try await blocking { service.waitForExit(timeout: .seconds(10)) }
         let elapsed = ContinuousClock.now - started
         stop.store(true, ordering: .relaxed)
         #expect(status == 0)
@@ -38,7 +41,10 @@ import TestSupport
         let seen = statuses.withLock { $0 }
         #expect(!seen.isEmpty)
         #expect(seen.allSatisfy { $0 == 200 }, "statuses other than 200: \(Set(seen))")
-        for client in idle { #expect(try client.waitForClose(timeout: .seconds(1))) }
+        for client in idle {
+            let closed = try await blocking { try client.waitForClose(timeout: .seconds(1)) }
+            #expect(closed)
+        }
         #expect(service.text.contains("\"msg\":\"stopped\""))
     }
 }

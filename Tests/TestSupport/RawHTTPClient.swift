@@ -25,7 +25,8 @@ public struct RawHTTPError: Error, CustomStringConvertible {
 
 /// A client that writes exactly the bytes it is given to a loopback socket and parses what comes
 /// back, so tests can send requests no well-behaved library would.
-public final class RawHTTPClient {
+/// Used by one thread at a time; a test hands it between threads only while idle.
+public final class RawHTTPClient: @unchecked Sendable {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
