@@ -196,7 +196,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     private func handle(_ pending: PendingRequest) {
         deadline = 0
-        let request = Request(head: pending.head, body: pending.body, id: pending.id)
+        let request = Request(head: pending.head, body: pending.body, id: pending.id, maxJSONDepth: context.limits.maxJSONDepth)
         switch context.router.match(method: pending.head.method, path: pending.head.path) {
         case .notFound:
             respond(to: pending, with: context.render(HTTPError.notFound(), request: request))

@@ -126,10 +126,8 @@ public struct HTTPRequestParser: Sendable {
                     return finishMessage()
                 }
                 guard bufferedByteCount > 0 else { return nil }
-                let take = min(remaining, bufferedByteCount)
-                let chunk = Array(buffer[readIndex..<readIndex + take])
-                readIndex += take
-                state = .body(remaining: remaining - take)
+                let chunk = takeBytes(upTo: remaining)
+                state = .body(remaining: remaining - chunk.count)
                 return .body(chunk)
             case .chunkSize:
                 guard let line = try nextLine(limit: Self.maxChunkSizeLineBytes, tooLong: .bad("invalid_chunk", "Chunk size line is too long.")) else {
@@ -147,10 +145,8 @@ public struct HTTPRequestParser: Sendable {
                 state = .chunkData(remaining: size)
             case .chunkData(let remaining):
                 guard bufferedByteCount > 0 else { return nil }
-                let take = min(remaining, bufferedByteCount)
-                let chunk = Array(buffer[readIndex..<readIndex + take])
-                readIndex += take
-                state = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
+                let chunk = takeBytes(upTo: remaining)
+                state = chunk.count == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - chunk.count)
                 return .body(chunk)
             case .chunkDataEnd:
                 guard bufferedByteCount >= 2 else { return nil }
@@ -174,6 +170,13 @@ public struct HTTPRequestParser: Sendable {
                 _ = try parseFieldLine(line)
             }
         }
+    }
+
+    /// Up to `limit` buffered body bytes, consumed.
+    private mutating func takeBytes(upTo limit: Int) -> [UInt8] {
+        let count = min(limit, bufferedByteCount)
+        defer { readIndex += count }
+        return Array(buffer[readIndex..<readIndex + count])
     }
 
     // MARK: - Lines

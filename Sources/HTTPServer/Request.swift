@@ -50,12 +50,16 @@ public struct Request: Sendable {
     public var parameters: [String: String]
     /// The request id: a valid incoming `X-Request-Id`, else one made by the server.
     public var id: String
+    /// The deepest JSON nesting `decodeJSON` accepts (the server's `maxJSONDepth`).
+    public var maxJSONDepth: Int
 
-    public init(head: RequestHead, body: [UInt8] = [], parameters: [String: String] = [:], id: String) {
+    public init(head: RequestHead, body: [UInt8] = [], parameters: [String: String] = [:], id: String,
+                maxJSONDepth: Int = ServerLimits().maxJSONDepth) {
         self.head = head
         self.body = body
         self.parameters = parameters
         self.id = id
+        self.maxJSONDepth = maxJSONDepth
     }
 
     public var method: String { head.method }

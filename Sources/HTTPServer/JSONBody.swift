@@ -1,0 +1,82 @@
+import Foundation
+
+extension Request {
+    /// Decodes the body as JSON. Every way it can fail is a client error with its own code:
+    /// 415 `unsupported_media_type` for a declared non-JSON type, 400 `json_too_deep` past the
+    /// nesting limit (checked before any parsing, so depth costs nothing), 400 `invalid_json` for
+    /// malformed text, and 400 `invalid_field` naming the field whose type or presence is wrong.
+    /// A body sent without Content-Type is read as JSON.
+    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
+        if let contentType = headers["content-type"], !Self.isJSON(contentType) {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
+                            detail: "The body must be JSON (Content-Type: application/json).")
+        }
+        guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
+        try JSONDepth.check(body, limit: maxJSONDepth)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw Self.describe(error)
+        } catch {
+            throw .badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    private static func describe(_ error: DecodingError) -> HTTPError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return text.replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath, key))` is required.")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` has the wrong type.")
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)")
+        default:
+            return .badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+    }
+}
+
+/// Measures how deeply arrays and objects nest, in one pass over the bytes and without parsing
+/// anything, so a hostile body of a million `[` is refused before a parser recurses into it.
+enum JSONDepth {
+    static func check(_ bytes: [UInt8], limit: Int) throws(HTTPError) {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit {
+                    throw .badRequest("json_too_deep", "The JSON body nests deeper than \(limit) levels.")
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+        }
+    }
+}
