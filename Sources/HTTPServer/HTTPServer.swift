@@ -27,6 +27,7 @@ public final class HTTPServer: Sendable {
         var suspended = false
         var stopped = false
         var nextLoop = 0
+        var lastDescriptorWarning: ContinuousClock.Instant?
     }
 
     public let configuration: Configuration
@@ -130,7 +131,12 @@ public final class HTTPServer: Sendable {
             case .skipped:
                 continue
             case .outOfDescriptors:
-                events.failure("accept: out of file descriptors with \(openConnections) connections open; pausing accepts for 100 ms", nil)
+                let now = ContinuousClock.now
+                if listener.lastDescriptorWarning.map({ now - $0 > .seconds(10) }) ?? true {
+                    listener.lastDescriptorWarning = now
+                    events.failure("accept: out of file descriptors with \(openConnections) connections open; "
+                        + "pausing accepts for 100 ms at a time (said at most every 10 s)", nil)
+                }
                 pauseAccepting()
                 acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in self?.resumeAccepting() }
                 return

@@ -43,10 +43,17 @@ public final class ServiceProcess: @unchecked Sendable {
     }
 
     /// Starts `bouncer serve` and waits until it logs that it listens.
+    /// With `openFileLimit`, the binary runs under `prlimit` with that many descriptors at most.
     public init(arguments: [String] = [], environment: [String: String] = [:], directory: URL? = nil,
-                startTimeout: Duration = .seconds(20)) throws {
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--port", "0"] + arguments
+                openFileLimit: Int? = nil, startTimeout: Duration = .seconds(20)) throws {
+        let serve = ["serve", "--port", "0"] + arguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFileLimit):\(openFileLimit)", Self.binary.path] + serve
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = serve
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = pipe
