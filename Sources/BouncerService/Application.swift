@@ -1,3 +1,4 @@
+import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
@@ -63,9 +64,13 @@ public func loadMigrations(_ configuration: ServiceConfiguration) throws -> [Mig
 
 /// Opens the store (applying migrations) and wires the routes into a server, not yet started.
 public func buildApplication(_ configuration: ServiceConfiguration, logger: Logger) throws -> Application {
+    let secret = try configuration.loadSigningSecret()
+    logger.info("token secret", ["source": .string(describe(secret.source))])
+    for warning in secret.warnings { logger.warn(warning) }
     let migrations = try loadMigrations(configuration)
     let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations)
-    let router = makeRouter(store: store)
+    let routes = makeRoutes(store: store, authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
+                            sendLimiter: RateLimiter(rate: configuration.sendRatePerUser))
     let events = ServerEvents(
         requestCompleted: { entry in
             logger.info("request", [
@@ -79,13 +84,22 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         })
     let server = HTTPServer(
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
-        router: router, events: events)
+        router: routes.router, events: events)
     return Application(configuration: configuration, logger: logger, store: store, server: server)
 }
 
-/// Every route of the service.
-func makeRouter(store: SQLiteStore) -> Router {
-    var router = Router()
-    OperationsRoutes(health: store).register(in: &router)
-    return router
+private func describe(_ source: SigningSecret.Source) -> String {
+    switch source {
+    case .environment: "BOUNCER_JWT_SECRET"
+    case .file(let path): path
+    case .generated(let path): path
+    }
+}
+
+/// Every route of the service, with who may call it.
+func makeRoutes(store: SQLiteStore, authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
+    var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
+    OperationsRoutes(health: store).register(in: &routes)
+    IdentityRoutes().register(in: &routes)
+    return routes
 }

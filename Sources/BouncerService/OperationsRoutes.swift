@@ -8,10 +8,10 @@ struct OperationsRoutes: Sendable {
     private static let okBody = Array(#"{"status":"ok"}"#.utf8)
     private static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
-    func register(in router: inout Router) {
+    func register(in routes: inout Routes) {
         // Liveness: the process answers. Deliberately touches nothing else.
-        router.get("/healthz", .immediate { _ in .json(.ok, Self.okBody) })
-        router.get("/readyz", .async { [health] _ in
+        routes.open("GET", "/healthz", .immediate { _ in .json(.ok, Self.okBody) })
+        routes.open("GET", "/readyz", .async { [health] _ in
             do {
                 try await health.checkReady()
             } catch {

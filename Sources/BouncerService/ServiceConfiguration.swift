@@ -1,3 +1,4 @@
+import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
@@ -15,8 +16,20 @@ public struct ServiceConfiguration: Sendable {
     public var migrationsDirectory: String?
     /// How long in-flight requests get to finish on SIGTERM before connections are closed.
     public var shutdownGracePeriod: Duration = .seconds(8)
+    /// The token secret itself (`BOUNCER_JWT_SECRET`).
+    public var jwtSecret: String?
+    /// A file holding the token secret (`--jwt-secret-file`); wins over `jwtSecret`.
+    public var jwtSecretFile: String?
+    /// Messages a second each user may send (a burst of twice that); 0 turns the limit off.
+    public var sendRatePerUser: Double = 10
 
     public init() {}
+
+    /// The token secret as configured, generated into the data directory when none is.
+    public func loadSigningSecret() throws -> SigningSecret {
+        try SigningSecret.load(environmentValue: jwtSecretFile == nil ? jwtSecret : nil, file: jwtSecretFile,
+                               dataDirectory: dataDirectory)
+    }
 
     public var storePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("bouncer.sqlite3").path

@@ -12,14 +12,22 @@ enum ServeCommand {
                    help: "the migration files (default: beside the binary, or the source tree's)"),
     ]
 
+    static let secretOptions: [OptionSpec] = [
+        OptionSpec(name: "jwt-secret-file", environment: nil, valueName: "FILE",
+                   help: "file holding the token secret (else BOUNCER_JWT_SECRET holds the secret itself; "
+                       + "with neither, one is generated into <data-dir>/jwt-secret)"),
+    ]
+
     static let options: [OptionSpec] = [
         OptionSpec(name: "host", environment: "BOUNCER_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
         OptionSpec(name: "port", environment: "BOUNCER_PORT", valueName: "PORT", help: "port to listen on (default 8080; 0 picks one)"),
-    ] + storeOptions + [
+    ] + storeOptions + secretOptions + [
         OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "debug, info, warn or error (default info)"),
         OptionSpec(name: "synchronous", environment: "BOUNCER_SYNCHRONOUS", valueName: "MODE",
                    help: "FULL (default: every commit synced) or NORMAL (faster; may lose the last commits on power loss)"),
         OptionSpec(name: "max-connections", environment: "BOUNCER_MAX_CONNECTIONS", valueName: "N", help: "open connections at most (default 10000)"),
+        OptionSpec(name: "send-rate-per-user", environment: "BOUNCER_SEND_RATE_PER_USER", valueName: "N",
+                   help: "messages a second each user may send, bursts of twice that (default 10; 0 turns it off)"),
         OptionSpec(name: "max-body-bytes", environment: "BOUNCER_MAX_BODY_BYTES", valueName: "N", help: "largest request body (default 1048576)"),
         OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
     ]
@@ -39,6 +47,7 @@ enum ServeCommand {
         if let host = parsed.values["host"] { configuration.host = host }
         if let port = try parsed.int("port", in: 0...65535) { configuration.port = port }
         applyStoreOptions(parsed, to: &configuration)
+        applySecretOptions(parsed, to: &configuration)
         if let name = parsed.values["log-level"] {
             guard let level = Logger.Level(name: name) else {
                 throw UsageError(description: "--log-level must be debug, info, warn or error, not \(name)")
@@ -52,6 +61,7 @@ enum ServeCommand {
             configuration.store.synchronous = synchronous
         }
         if let cap = try parsed.int("max-connections", in: 1...1_000_000) { configuration.limits.maxConnections = cap }
+        if let rate = try parsed.int("send-rate-per-user", in: 0...1_000_000) { configuration.sendRatePerUser = Double(rate) }
         if let bytes = try parsed.int("max-body-bytes", in: 1...(64 * 1024 * 1024)) { configuration.limits.maxBodyBytes = bytes }
         return configuration
     }
@@ -59,6 +69,13 @@ enum ServeCommand {
     static func applyStoreOptions(_ parsed: ParsedOptions, to configuration: inout ServiceConfiguration) {
         if let directory = parsed.values["data-dir"] { configuration.dataDirectory = directory }
         if let directory = parsed.values["migrations-dir"] { configuration.migrationsDirectory = directory }
+    }
+
+    /// The secret's file from the flag, the secret itself from the environment.
+    static func applySecretOptions(_ parsed: ParsedOptions, to configuration: inout ServiceConfiguration,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) {
+        configuration.jwtSecretFile = parsed.values["jwt-secret-file"]
+        configuration.jwtSecret = environment["BOUNCER_JWT_SECRET"]
     }
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -9,6 +9,7 @@ let usage = """
     Commands:
       serve      serve the HTTP API (the default when no command is given)
       migrate    apply pending migrations and exit (--status lists them)
+      token      print a signed token for a user, to try the API
 
     Run `bouncer <command> --help` for a command's options; `bouncer --version` prints the version.
     """
@@ -34,6 +35,8 @@ do {
         status = try await ServeCommand.run(arguments)
     case "migrate":
         status = try MigrateCommand.run(arguments)
+    case "token":
+        status = try TokenCommand.run(arguments)
     case "help":
         print(usage)
         status = 0

@@ -1,0 +1,45 @@
+import BouncerIdentity
+import HTTPServer
+
+/// Turns a request's `Authorization: Bearer` header into an identity, or a 401. Every bad token
+/// gets the same response; why it was refused goes only to the debug log.
+struct Authenticator: Sendable {
+    let verifier: TokenVerifier
+    let logger: Logger
+
+    static let challenge = #"Bearer realm="bouncer""#
+    static let invalidTokenChallenge = #"Bearer realm="bouncer", error="invalid_token""#
+
+    static let missingToken = HTTPError(.unauthorized, code: "unauthenticated",
+                                        detail: "This needs a bearer token in the Authorization header.",
+                                        headers: ["WWW-Authenticate": challenge])
+    static let invalidToken = HTTPError(.unauthorized, code: "invalid_token",
+                                        detail: "The token is malformed, forged, expired or not yet valid.",
+                                        headers: ["WWW-Authenticate": invalidTokenChallenge])
+
+    func identity(for request: Request) throws(HTTPError) -> Identity {
+        let values = request.headers.values("authorization")
+        guard let value = values.first else { throw Self.missingToken }
+        guard values.count == 1, let token = Self.bearerToken(value) else {
+            reject(request, because: "the Authorization header is not one `Bearer <token>`")
+            throw Self.invalidToken
+        }
+        do {
+            return try verifier.verify(token)
+        } catch {
+            reject(request, because: "\(error)")
+            throw Self.invalidToken
+        }
+    }
+
+    private func reject(_ request: Request, because reason: String) {
+        logger.debug("token refused", ["request_id": .string(request.id), "reason": .string(reason)])
+    }
+
+    /// The token of a `Bearer` credential (RFC 6750 section 2.1; the scheme is case-insensitive).
+    static func bearerToken(_ value: String) -> String? {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Synchronization
+
+/// Token buckets per key (a user id): `rate` tokens a second, up to `burst`. Memory stays bounded
+/// however many keys there are: a bucket that has refilled is the same as no bucket and is
+/// dropped when room is needed, and past `capacity` the least recently used go first (their
+/// users get a fresh burst: a small leniency, never a wrong refusal).
+final class RateLimiter: Sendable {
+    enum Decision: Equatable {
+        case allowed
+        /// Whole seconds until a token is back (at least 1).
+        case limited(retryAfter: Int)
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: UInt64
+    }
+
+    let rate: Double
+    let burst: Double
+    let capacity: Int
+    private final class Shard: Sendable {
+        let buckets = Mutex<[String: Bucket]>([:])
+    }
+
+    private let shards: [Shard]
+    private let shardCapacity: Int
+
+    /// `rate` 0 turns limiting off.
+    init(rate: Double, burst: Double? = nil, capacity: Int = 100_000, shardCount: Int = 16) {
+        self.rate = rate
+        self.burst = burst ?? rate * 2
+        self.capacity = capacity
+        self.shardCapacity = max(1, capacity / shardCount)
+        self.shards = (0..<shardCount).map { _ in Shard() }
+    }
+
+    var trackedKeys: Int { shards.reduce(0) { $0 + $1.buckets.withLock { $0.count } } }
+
+    func take(_ key: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Decision {
+        guard rate > 0 else { return .allowed }
+        var hasher = Hasher()
+        hasher.combine(key)
+        let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+        return shard.buckets.withLock { buckets in
+            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
+            let elapsed = Double(now &- bucket.updated) / 1e9
+            bucket.tokens = min(burst, bucket.tokens + max(0, elapsed) * rate)
+            bucket.updated = now
+            guard bucket.tokens >= 1 else {
+                buckets[key] = bucket
+                return .limited(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
+            }
+            bucket.tokens -= 1
+            if buckets[key] == nil && buckets.count >= shardCapacity {
+                makeRoom(in: &buckets, now: now)
+            }
+            buckets[key] = bucket
+            return .allowed
+        }
+    }
+
+    private func makeRoom(in buckets: inout [String: Bucket], now: UInt64) {
+        let refillTime = burst / rate
+        buckets = buckets.filter { Double(now &- $0.value.updated) / 1e9 < refillTime }
+        guard buckets.count >= shardCapacity else { return }
+        // Every bucket is in use: drop the least recently used eighth.
+        let keep = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(shardCapacity - max(1, shardCapacity / 8))
+        buckets = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+    }
+}

@@ -1,0 +1,64 @@
+import BouncerIdentity
+import HTTPServer
+
+/// Who may call a route. Every route declares it here, and this is the one place it is enforced:
+/// no handler checks a role by hand.
+public enum Access: Sendable, Equatable, CustomStringConvertible {
+    /// No token (health, readiness, metrics).
+    case anyone
+    /// A valid token of at least this role.
+    case role(Role)
+
+    public var description: String {
+        switch self {
+        case .anyone: "anyone"
+        case .role(let role): role.rawValue
+        }
+    }
+}
+
+/// The router, built route by route with each route's access and limits.
+struct Routes {
+    struct Entry: Sendable, Equatable {
+        var method: String
+        var path: String
+        var access: Access
+    }
+
+    private(set) var router = Router()
+    private(set) var table: [Entry] = []
+    let authenticator: Authenticator
+    let sendLimiter: RateLimiter
+
+    init(authenticator: Authenticator, sendLimiter: RateLimiter) {
+        self.authenticator = authenticator
+        self.sendLimiter = sendLimiter
+    }
+
+    /// A route anyone may call.
+    mutating func open(_ method: String, _ path: String, _ handler: Handler) {
+        router.add(method, path, handler)
+        table.append(Entry(method: method, path: path, access: .anyone))
+    }
+
+    /// A route for callers with a valid token of at least `minimum`. With `limitedAsSend`, each
+    /// call spends one of the caller's send tokens (429 with Retry-After when none are left).
+    mutating func add(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false,
+                      _ handler: @escaping @Sendable (Request, Identity) async throws -> Response) {
+        let authenticator = self.authenticator
+        let limiter = limitedAsSend ? sendLimiter : nil
+        router.add(method, path, .async { request in
+            let identity = try authenticator.identity(for: request)
+            guard identity.role >= minimum else {
+                throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.")
+            }
+            if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
+                throw HTTPError(.tooManyRequests, code: "rate_limited",
+                                detail: "Too many messages; try again in \(retryAfter) s.",
+                                headers: ["Retry-After": String(retryAfter)])
+            }
+            return try await handler(request, identity)
+        })
+        table.append(Entry(method: method, path: path, access: .role(minimum)))
+    }
+}
