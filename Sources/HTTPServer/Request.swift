@@ -18,6 +18,17 @@ public struct RequestHead: Sendable, Equatable {
     /// `Expect: 100-continue` on an HTTP/1.1 request with a body.
     public var expectsContinue: Bool
 
+    public init(method: String, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders,
+                framing: BodyFraming = .none, keepAlive: Bool = true, expectsContinue: Bool = false) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.framing = framing
+        self.keepAlive = keepAlive
+        self.expectsContinue = expectsContinue
+    }
+
     /// The path part of the target, without the query.
     public var path: Substring {
         let pathAndQuery = originForm

@@ -1,0 +1,130 @@
+import BouncerIdentity
+import BouncerStore
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+@testable import BouncerService
+
+@Suite struct AccessTests {
+    static let secret = Array("access-tests-secret-access-tests-secret".utf8)
+    static let signer = TokenSigner(secret: secret)
+    static let logger = Logger(level: .error)
+
+    static func routes(sendRate: Double = 10) -> Routes {
+        var routes = Routes(authenticator: Authenticator(verifier: TokenVerifier(secret: secret), logger: logger),
+                            sendLimiter: RateLimiter(rate: sendRate, burst: 2))
+        routes.open("GET", "/open", .immediate { _ in Response(status: .ok) })
+        for role in Role.allCases {
+            routes.add("GET", "/\(role.rawValue)", role) { _, identity in
+                Response(status: .ok, body: Array(identity.userID.utf8))
+            }
+        }
+        routes.add("POST", "/send", .user, limitedAsSend: true) { _, _ in Response(status: .created) }
+        return routes
+    }
+
+    /// Runs a request through the router as the connection would, errors rendered as responses.
+    static func call(_ routes: Routes, _ method: String, _ path: String, authorization: [String] = []) async -> Response {
+        var headers: HTTPHeaders = ["host": "x"]
+        for value in authorization { headers.add("authorization", value) }
+        let head = RequestHead(method: method, target: path, version: .http1_1, headers: headers, framing: .none,
+                               keepAlive: true, expectsContinue: false)
+        let request = Request(head: head, id: "test")
+        guard case .found(let handler, _) = routes.router.match(method: method, path: Substring(path)) else {
+            return Response(status: .notFound)
+        }
+        do {
+            switch handler {
+            case .immediate(let body): return try body(request)
+            case .async(let body): return try await body(request)
+            }
+        } catch let error as HTTPError {
+            return DefaultProblemRenderer().render(error, for: head, requestID: "test")
+        } catch {
+            return Response(status: .internalServerError)
+        }
+    }
+
+    static func bearer(_ role: Role, user: String = "someone") -> [String] {
+        ["Bearer " + signer.token(for: Identity(userID: user, role: role))]
+    }
+
+    @Test func eachRoleReachesWhatItMayAndNoMore() async {
+        let routes = Self.routes()
+        for caller in Role.allCases {
+            for needed in Role.allCases {
+                let response = await Self.call(routes, "GET", "/\(needed.rawValue)", authorization: Self.bearer(caller))
+                #expect(response.status.code == (caller >= needed ? 200 : 403), "\(caller) calling a \(needed) route")
+            }
+        }
+        let forbidden = await Self.call(routes, "GET", "/admin", authorization: Self.bearer(.moderator))
+        #expect(String(decoding: forbidden.body, as: UTF8.self).contains(#""code":"forbidden""#))
+        #expect(await Self.call(routes, "GET", "/open").status.code == 200)
+        #expect(await Self.call(routes, "GET", "/user", authorization: Self.bearer(.user, user: "carol")).body == Array("carol".utf8))
+    }
+
+    @Test func noTokenIs401WithABearerChallenge() async {
+        let response = await Self.call(Self.routes(), "GET", "/user")
+        #expect(response.status.code == 401)
+        #expect(response.headers["WWW-Authenticate"] == #"Bearer realm="bouncer""#)
+        #expect(String(decoding: response.body, as: UTF8.self).contains(#""code":"unauthenticated""#))
+    }
+
+    /// Whatever is wrong with a token, the response is the same, so it tells an attacker nothing.
+    @Test func everyBadTokenGetsTheSameAnswer() async {
+        let now = Date().timeIntervalSince1970
+        let other = TokenSigner(secret: Array("another-secret-another-secret-another".utf8))
+        let badCredentials: [[String]] = [
+            ["Bearer " + other.token(for: Identity(userID: "u", role: .admin))],
+            ["Bearer " + Self.signer.token(for: Identity(userID: "u", role: .user), now: now - 7200, lifetime: 60)],
+            ["Bearer " + Self.signer.sign(header: #"{"alg":"none"}"#, claims: #"{"user_id":"u"}"#)],
+            ["Bearer " + Self.signer.sign(header: #"{"alg":"HS256"}"#, claims: #"{"user_id":"u","nbf":\#(Int(now) + 3600)}"#)],
+            ["Bearer " + Self.signer.sign(header: #"{"alg":"HS256"}"#, claims: #"{"role":"admin"}"#)],
+            ["Bearer not-a-token"],
+            ["Basic dXNlcjpwYXNz"],
+            ["Bearer"],
+            Self.bearer(.user) + Self.bearer(.admin),
+            ["Bearer " + String(repeating: "a", count: 9000)],
+        ]
+        var bodies = Set<String>()
+        for credential in badCredentials {
+            let response = await Self.call(Self.routes(), "GET", "/user", authorization: credential)
+            #expect(response.status.code == 401)
+            #expect(response.headers["WWW-Authenticate"] == #"Bearer realm="bouncer", error="invalid_token""#)
+            bodies.insert(String(decoding: response.body, as: UTF8.self))
+        }
+        #expect(bodies.count == 1, "bodies differ: \(bodies)")
+        #expect(bodies.first?.contains(#""code":"invalid_token""#) == true)
+    }
+
+    @Test func sendsPastTheRateAre429WithRetryAfter() async {
+        let routes = Self.routes(sendRate: 1)
+        let alice = Self.bearer(.user, user: "alice")
+        #expect(await Self.call(routes, "POST", "/send", authorization: alice).status.code == 201)
+        #expect(await Self.call(routes, "POST", "/send", authorization: alice).status.code == 201)
+        let limited = await Self.call(routes, "POST", "/send", authorization: alice)
+        #expect(limited.status.code == 429)
+        #expect(limited.headers["Retry-After"] == "1")
+        #expect(String(decoding: limited.body, as: UTF8.self).contains(#""code":"rate_limited""#))
+        #expect(await Self.call(routes, "POST", "/send", authorization: Self.bearer(.user, user: "bob")).status.code == 201)
+        // Reading is not sending.
+        #expect(await Self.call(routes, "GET", "/user", authorization: alice).status.code == 200)
+    }
+
+    /// The contract's role table, for the routes that exist.
+    @Test func theServiceDeclaresTheContractsRoles() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = ServiceConfiguration()
+        configuration.dataDirectory = directory.path("data")
+        let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
+        defer { store.close() }
+        let routes = makeRoutes(store: store, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
+                                sendLimiter: RateLimiter(rate: 10))
+        let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
+        #expect(table["GET /healthz"] == .anyone)
+        #expect(table["GET /readyz"] == .anyone)
+        #expect(table["GET /v1/me"] == .role(.user))
+        #expect(table.count == 3, "a new route needs its line here: \(table.keys.sorted())")
+    }
+}
