@@ -1,4 +1,5 @@
 import BouncerIdentity
+import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
@@ -63,13 +64,17 @@ public func loadMigrations(_ configuration: ServiceConfiguration) throws -> [Mig
 }
 
 /// Opens the store (applying migrations) and wires the routes into a server, not yet started.
-public func buildApplication(_ configuration: ServiceConfiguration, logger: Logger) throws -> Application {
+public func buildApplication(_ configuration: ServiceConfiguration, logger: Logger) async throws -> Application {
     let secret = try configuration.loadSigningSecret()
     logger.info("token secret", ["source": .string(describe(secret.source))])
     for warning in secret.warnings { logger.warn(warning) }
     let migrations = try loadMigrations(configuration)
+    let fileOverrides = try configuration.localizationDirectory.map { try Localization.loadDirectory($0, logger: logger) } ?? [:]
     let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations)
-    let routes = makeRoutes(store: store, authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
+    let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
+                                    defaultLocale: configuration.defaultLocale, repository: store)
+    let routes = makeRoutes(store: store, localization: localization,
+                            authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
                             sendLimiter: RateLimiter(rate: configuration.sendRatePerUser))
     let events = ServerEvents(
         requestCompleted: { entry in
@@ -84,7 +89,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         })
     let server = HTTPServer(
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
-        router: routes.router, events: events)
+        router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization), events: events)
     return Application(configuration: configuration, logger: logger, store: store, server: server)
 }
 
@@ -97,9 +102,10 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: SQLiteStore, authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
+func makeRoutes(store: SQLiteStore, localization: Localization, authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
     OperationsRoutes(health: store).register(in: &routes)
     IdentityRoutes().register(in: &routes)
+    LocalizationRoutes(localization: localization).register(in: &routes)
     return routes
 }

@@ -50,12 +50,13 @@ struct Routes {
         router.add(method, path, .async { request in
             let identity = try authenticator.identity(for: request)
             guard identity.role >= minimum else {
-                throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.")
+                throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.",
+                                detailArguments: [minimum.rawValue])
             }
             if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
                 throw HTTPError(.tooManyRequests, code: "rate_limited",
-                                detail: "Too many messages; try again in \(retryAfter) s.",
-                                headers: ["Retry-After": String(retryAfter)])
+                                detail: "Too many messages; try again in \(retryAfter) seconds.",
+                                headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
             }
             return try await handler(request, identity)
         })

@@ -22,6 +22,10 @@ public struct ServiceConfiguration: Sendable {
     public var jwtSecretFile: String?
     /// Messages a second each user may send (a burst of twice that); 0 turns the limit off.
     public var sendRatePerUser: Double = 10
+    /// A directory of `<locale>.lproj/Localizable.strings` files overriding bundled texts.
+    public var localizationDirectory: String?
+    /// The locale of requests that ask for none Bouncer has.
+    public var defaultLocale = "en"
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The SQLite store: one writer with group commit and a pool of readers on one WAL-mode file.
 /// Opening it applies pending migrations first.
@@ -7,6 +8,8 @@ public final class SQLiteStore: Sendable {
     public let writer: DatabaseWriter
     public let readers: ReaderPool
     public let schemaVersion: Int
+    /// Numbers changes whose results are swapped into memory, in commit order.
+    let changeSequence = ChangeSequence()
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
@@ -47,4 +50,11 @@ public final class SQLiteStore: Sendable {
         readers.close()
         writer.close()
     }
+}
+
+/// A counter advanced only on the writer's queue.
+final class ChangeSequence: Sendable {
+    private let value = Atomic<UInt64>(0)
+
+    func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
 }

@@ -87,6 +87,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     func readable() {
         guard !closed, !readPaused else { return }
+        guard readAvailable() >= 0 else { return }
+        processInput()
+    }
+
+    /// Reads what the socket has into the parser: the byte count, or -1 when the connection
+    /// failed and was closed. Body bytes push the body idle deadline out.
+    private func readAvailable() -> Int {
         var total = 0
         reading: while total < Self.readBudget {
             let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
@@ -114,13 +121,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 break reading
             case .failed:
                 close()
-                return
+                return -1
             }
         }
         if total > 0, parser.isReadingBody {
             setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
         }
-        processInput()
+        return total
     }
 
     /// Turns buffered bytes into requests until one is being handled or more bytes are needed.
@@ -201,8 +208,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         case .notFound:
             respond(to: pending, with: context.render(HTTPError.notFound(), request: request))
         case .methodNotAllowed(let allowed):
+            let allowedList = allowed.joined(separator: ", ")
             var error = HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                  detail: "\(pending.head.method) is not allowed here; allowed: \(allowed.joined(separator: ", ")).")
+                                  detail: "\(pending.head.method) is not allowed here; allowed: \(allowedList).",
+                                  detailArguments: [pending.head.method, allowedList])
             error.headers.set("Allow", allowed.joined(separator: ", "))
             respond(to: pending, with: context.render(error, request: request))
         case .found(let handler, let parameters):
@@ -384,6 +393,14 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private func timerFired() {
         timerArmedFor = .max
         guard !closed, deadline != 0 else { return }
+        if Self.now() >= deadline, !readPaused, !busy {
+            // On a loaded machine the timer can be served before bytes that arrived in time:
+            // read what is waiting before calling the client late.
+            let read = readAvailable()
+            if read < 0 { return }
+            if read > 0 { processInput() }
+            guard !closed, deadline != 0 else { return }
+        }
         let now = Self.now()
         if now < deadline {
             setDeadline(deadline)

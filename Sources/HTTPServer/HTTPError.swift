@@ -8,14 +8,17 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders
     /// Extra members of the problem object, each already encoded as JSON.
     public var extensions: [(name: String, json: String)]
+    /// The values in `detail`, in order, so a renderer can put them into a translated detail.
+    public var detailArguments: [String]
 
     public init(_ status: HTTPStatus, code: String, detail: String, headers: HTTPHeaders = [:],
-                extensions: [(name: String, json: String)] = []) {
+                extensions: [(name: String, json: String)] = [], detailArguments: [String] = []) {
         self.status = status
         self.code = code
         self.detail = detail
         self.headers = headers
         self.extensions = extensions
+        self.detailArguments = detailArguments
     }
 
     public var description: String { "\(status.code) \(code): \(detail)" }
@@ -29,7 +32,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     init(_ parseError: HTTPParseError) {
-        self.init(parseError.status, code: parseError.code, detail: parseError.detail)
+        self.init(parseError.status, code: parseError.code, detail: parseError.detail, detailArguments: parseError.detailArguments)
     }
 }
 

@@ -5,11 +5,14 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A stable snake_case identifier for the problem JSON `code`.
     public var code: String
     public var detail: String
+    /// The values in `detail`, for a translated detail.
+    public var detailArguments: [String]
 
-    public init(_ status: HTTPStatus, _ code: String, _ detail: String) {
+    public init(_ status: HTTPStatus, _ code: String, _ detail: String, detailArguments: [String] = []) {
         self.status = status
         self.code = code
         self.detail = detail
+        self.detailArguments = detailArguments
     }
 
     public var description: String { "\(status.code) \(code): \(detail)" }

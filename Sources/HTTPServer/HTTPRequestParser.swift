@@ -396,7 +396,8 @@ public struct HTTPRequestParser: Sendable {
     static let headerSectionTooLarge = HTTPParseError(.requestHeaderFieldsTooLarge, "header_section_too_large", "The header section is larger than the server accepts.")
 
     static func bodyTooLarge(_ limits: ServerLimits) -> HTTPParseError {
-        HTTPParseError(.contentTooLarge, "body_too_large", "The request body is larger than \(limits.maxBodyBytes) bytes.")
+        HTTPParseError(.contentTooLarge, "body_too_large", "The request body is larger than \(limits.maxBodyBytes) bytes.",
+                       detailArguments: [String(limits.maxBodyBytes)])
     }
 
     /// Drops consumed bytes so the buffer holds only what is still to be parsed.
@@ -415,7 +416,8 @@ public struct HTTPRequestParser: Sendable {
 }
 
 extension Substring {
-    func trimmingSpaces() -> Substring {
+    /// Without leading and trailing spaces and tabs (optional whitespace, in RFC 9110's words).
+    public func trimmingSpaces() -> Substring {
         var result = self
         while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
         while let last = result.last, last == " " || last == "\t" { result.removeLast() }

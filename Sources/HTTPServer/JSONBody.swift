@@ -70,7 +70,8 @@ enum JSONDepth {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth > limit {
-                    throw .badRequest("json_too_deep", "The JSON body nests deeper than \(limit) levels.")
+                    throw HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(limit) levels.",
+                                    detailArguments: [String(limit)])
                 }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1

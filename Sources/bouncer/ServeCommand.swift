@@ -22,6 +22,10 @@ enum ServeCommand {
         OptionSpec(name: "host", environment: "BOUNCER_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
         OptionSpec(name: "port", environment: "BOUNCER_PORT", valueName: "PORT", help: "port to listen on (default 8080; 0 picks one)"),
     ] + storeOptions + secretOptions + [
+        OptionSpec(name: "localization-dir", environment: "BOUNCER_LOCALIZATION_DIR", valueName: "DIR",
+                   help: "<locale>.lproj/Localizable.strings files that override the bundled texts"),
+        OptionSpec(name: "default-locale", environment: "BOUNCER_DEFAULT_LOCALE", valueName: "TAG",
+                   help: "the locale of requests that ask for none Bouncer has (default en)"),
         OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "debug, info, warn or error (default info)"),
         OptionSpec(name: "synchronous", environment: "BOUNCER_SYNCHRONOUS", valueName: "MODE",
                    help: "FULL (default: every commit synced) or NORMAL (faster; may lose the last commits on power loss)"),
@@ -48,6 +52,8 @@ enum ServeCommand {
         if let port = try parsed.int("port", in: 0...65535) { configuration.port = port }
         applyStoreOptions(parsed, to: &configuration)
         applySecretOptions(parsed, to: &configuration)
+        configuration.localizationDirectory = parsed.values["localization-dir"]
+        if let locale = parsed.values["default-locale"] { configuration.defaultLocale = locale }
         if let name = parsed.values["log-level"] {
             guard let level = Logger.Level(name: name) else {
                 throw UsageError(description: "--log-level must be debug, info, warn or error, not \(name)")
@@ -87,50 +93,61 @@ enum ServeCommand {
         guard parsed.positionals.isEmpty else { throw UsageError(description: "unexpected argument \(parsed.positionals[0])") }
         let configuration = try configuration(from: parsed)
         let logger = Logger(level: configuration.logLevel)
+        // Taken over before listening, so a SIGTERM that follows the startup line at once is a
+        // graceful shutdown, not the default kill.
+        let signals = TerminationSignals()
         let application: Application
         do {
-            application = try buildApplication(configuration, logger: logger)
+            application = try await buildApplication(configuration, logger: logger)
             try application.start()
         } catch {
             logger.error("cannot start", ["reason": .string(String(describing: error))])
             logger.flush()
             return 1
         }
-        let signal = await firstTerminationSignal()
+        let signal = await signals.next()
         logger.info("signal received", ["signal": .string(signal == SIGTERM ? "SIGTERM" : "SIGINT")])
         await application.shutdown()
         return 0
     }
+}
 
-    /// Waits for SIGTERM or SIGINT, which are taken from their default (killing) action.
-    private static func firstTerminationSignal() async -> Int32 {
-        let queue = DispatchQueue(label: "bouncer.signals")
-        return await withCheckedContinuation { continuation in
-            let fired = UncheckedFlag()
-            var sources: [DispatchSourceSignal] = []
-            for number in [SIGTERM, SIGINT] {
-                Foundation.signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    guard !fired.value else { return }
-                    fired.value = true
-                    continuation.resume(returning: number)
-                }
-                source.activate()
-                sources.append(source)
-            }
-            SignalSources.keep(sources)
+/// SIGTERM and SIGINT, taken from their default (killing) action and delivered as values.
+private final class TerminationSignals: @unchecked Sendable {
+    // Touched only on `queue`.
+    private let queue = DispatchQueue(label: "bouncer.signals")
+    private var sources: [DispatchSourceSignal] = []
+    private var received: [Int32] = []
+    private var waiter: CheckedContinuation<Int32, Never>?
+
+    init() {
+        for number in [SIGTERM, SIGINT] {
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [unowned self] in deliver(number) }
+            source.activate()
+            sources.append(source)
         }
     }
-}
 
-/// Keeps the signal sources alive for the life of the process.
-private enum SignalSources {
-    nonisolated(unsafe) static var retained: [DispatchSourceSignal] = []
-    static func keep(_ sources: [DispatchSourceSignal]) { retained = sources }
-}
+    func next() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                if received.isEmpty {
+                    waiter = continuation
+                } else {
+                    continuation.resume(returning: received.removeFirst())
+                }
+            }
+        }
+    }
 
-/// A flag touched only on the signal queue.
-private final class UncheckedFlag: @unchecked Sendable {
-    var value = false
+    private func deliver(_ number: Int32) {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: number)
+        } else {
+            received.append(number)
+        }
+    }
 }

@@ -119,12 +119,17 @@ import TestSupport
         configuration.dataDirectory = directory.path("data")
         let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
         defer { store.close() }
-        let routes = makeRoutes(store: store, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
+        let routes = makeRoutes(store: store, localization: Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store), authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
                                 sendLimiter: RateLimiter(rate: 10))
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
         #expect(table["GET /readyz"] == .anyone)
         #expect(table["GET /v1/me"] == .role(.user))
-        #expect(table.count == 3, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table["GET /v1/localization"] == .role(.user))
+        #expect(table["GET /v1/localization/locales"] == .role(.user))
+        #expect(table["GET /v1/localization/{locale}"] == .role(.user))
+        #expect(table["PUT /v1/localization/{locale}"] == .role(.admin))
+        #expect(table["DELETE /v1/localization/{locale}/{key}"] == .role(.admin))
+        #expect(table.count == 8, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

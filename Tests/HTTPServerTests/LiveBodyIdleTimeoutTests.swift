@@ -54,16 +54,16 @@ struct LiveBodyIdleTimeoutTests {
 
     @Test("a body that keeps arriving within the idle timeout is not cut off")
     func steadyBody() async throws {
-        // Pieces every 150 ms for 1.5 s against a 600 ms idle timeout: the whole body takes
-        // longer than the timeout, so it passes only if each piece extends it (with room for a
-        // loaded machine to be late).
+        // Pieces every 200 ms for 2 s against a 1 s idle timeout: the whole body takes longer
+        // than the timeout, so it passes only if each piece extends it (with room for a loaded
+        // machine to be late).
         var limits = ServerLimits()
-        limits.bodyIdleTimeout = .milliseconds(600)
+        limits.bodyIdleTimeout = .seconds(1)
         try await withLiveServer(limits: limits) { _, port in
             let client = try await RawClient.connect(port: port)
             try await client.send(Self.head)
             for piece in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"] {
-                try await Task.sleep(for: .milliseconds(150))
+                try await Task.sleep(for: .milliseconds(200))
                 try await client.send(piece)
             }
             let response = try await client.readResponse(timeout: .seconds(2))

@@ -1,0 +1,88 @@
+import BouncerLocalization
+import BouncerStore
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The texts the service answers with: the catalog in force, replaced whole when an admin
+/// changes an override, and the negotiation of each request's locale.
+final class Localization: Sendable {
+    private struct State {
+        var sequence: UInt64
+        var catalog: Catalog
+    }
+
+    private let state: Mutex<State>
+    let fileOverrides: [String: [String: String]]
+    let repository: any LocalizationOverrideRepository
+
+    init(fileOverrides: [String: [String: String]], apiOverrides: [String: [String: String]],
+         defaultLocale: String, repository: any LocalizationOverrideRepository) {
+        self.fileOverrides = fileOverrides
+        self.repository = repository
+        state = Mutex(State(sequence: 0, catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides,
+                                                          defaultLocale: defaultLocale)))
+    }
+
+    var catalog: Catalog { state.withLock { $0.catalog } }
+
+    /// Swaps in the overrides as a committed change left them, unless a later change already
+    /// has been (two changes can finish in either order; the later commit wins).
+    func apply(_ snapshot: OverrideSnapshot) {
+        state.withLock { state in
+            guard snapshot.sequence > state.sequence else { return }
+            state = State(sequence: snapshot.sequence, catalog: Catalog(
+                fileOverrides: fileOverrides, apiOverrides: snapshot.overrides, defaultLocale: state.catalog.defaultLocale))
+        }
+    }
+
+    /// The locale a request is answered in.
+    func choice(for head: RequestHead?) -> Catalog.Choice {
+        let catalog = self.catalog
+        guard let head else { return catalog.defaultChoice }
+        return catalog.negotiate(queryLocale: Self.queryLocale(head), acceptLanguage: head.headers["accept-language"])
+    }
+
+    private static func queryLocale(_ head: RequestHead) -> String? {
+        guard let query = head.query, query.contains("locale=") else { return nil }
+        return Request(head: head, id: "").query("locale")
+    }
+
+    /// Marks a response as carrying texts in `choice`'s language.
+    static func mark(_ response: inout Response, _ choice: Catalog.Choice) {
+        response.headers.set("Content-Language", choice.tag)
+        response.headers.set("Vary", "Accept-Language")
+    }
+
+    /// Loads `<locale>.lproj/Localizable.strings` overrides; a malformed file stops the start.
+    static func loadDirectory(_ path: String, logger: Logger) throws -> [String: [String: String]] {
+        let loaded = try LocalizationDirectory.load(
+            path,
+            list: { try FileManager.default.contentsOfDirectory(atPath: $0) },
+            read: { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) })
+        for reason in loaded.skipped { logger.warn("localization override skipped", ["reason": .string(reason)]) }
+        logger.info("localization overrides loaded", ["directory": .string(path), "locales": .int(loaded.overrides.count)])
+        return loaded.overrides
+    }
+}
+
+/// Problem JSON with the title and, where a translation exists, the detail in the request's
+/// language.
+struct LocalizedProblemRenderer: ProblemRenderer {
+    let localization: Localization
+
+    func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
+        let choice = localization.choice(for: head)
+        let titleKey = "error.\(error.status.code).title"
+        let title = choice.has(titleKey) ? choice.text(titleKey) : error.status.reasonPhrase
+        let detailKey = "error.\(error.code).detail"
+        var detail = error.detail
+        if choice.has(detailKey),
+           FormatPlaceholders.placeholders(in: choice.text(detailKey)).count == error.detailArguments.count {
+            detail = choice.text(detailKey, error.detailArguments)
+        }
+        var response = DefaultProblemRenderer.problemResponse(error, title: title, detail: detail, requestID: requestID)
+        Localization.mark(&response, choice)
+        return response
+    }
+}

@@ -1,0 +1,137 @@
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import HTTPServer
+
+/// `/v1/localization`: the texts clients show, and the admins' overrides of them.
+struct LocalizationRoutes: Sendable {
+    let localization: Localization
+
+    /// Most keys one `?keys=` may name.
+    static let maxRequestedKeys = 200
+
+    struct Strings: Encodable {
+        var locale: String
+        var strings: [String: String]
+    }
+
+    struct LocaleStrings: Encodable {
+        var locale: String
+        var strings: [String: String]
+        var overridden: [String]
+    }
+
+    struct Locales: Encodable {
+        struct Entry: Encodable {
+            var locale: String
+            var bundled: Bool
+            var overridden: Bool
+        }
+
+        var locales: [Entry]
+        var default_locale: String
+        var next_cursor: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(locales, forKey: .locales)
+            try container.encode(default_locale, forKey: .default_locale)
+            try container.encode(next_cursor, forKey: .next_cursor)  // null, not absent
+        }
+
+        enum CodingKeys: String, CodingKey { case locales, default_locale, next_cursor }
+    }
+
+    struct Update: Decodable {
+        var strings: [String: String]
+    }
+
+    func register(in routes: inout Routes) {
+        let localization = self.localization
+        routes.add("GET", "/v1/localization", .user) { request, _ in
+            let choice = localization.choice(for: request.head)
+            var keys = BundledStrings.keys
+            if let requested = request.query("keys") {
+                keys = requested.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
+                guard keys.count <= Self.maxRequestedKeys else {
+                    throw HTTPError.badRequest("invalid_field", "`keys` names more than \(Self.maxRequestedKeys) keys.")
+                }
+            }
+            let strings = Dictionary(keys.map { ($0, choice.text($0)) }, uniquingKeysWith: { first, _ in first })
+            var response = try Response.encoded(Strings(locale: choice.tag, strings: strings))
+            Localization.mark(&response, choice)
+            return response
+        }
+        routes.add("GET", "/v1/localization/locales", .user) { _, _ in
+            let catalog = localization.catalog
+            let entries = catalog.locales.map { Locales.Entry(locale: $0.tag, bundled: $0.bundled, overridden: $0.overridden) }
+            return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
+        }
+        routes.add("GET", "/v1/localization/{locale}", .user) { request, _ in
+            try Self.effective(localization, request.parameters["locale"] ?? "")
+        }
+        routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
+            let tag = try Self.validTag(request.parameters["locale"] ?? "")
+            let strings = try Self.readStrings(request)
+            let snapshot = try await localization.repository.setOverrides(locale: tag, strings: strings, by: identity.userID)
+            localization.apply(snapshot)
+            return try Self.effective(localization, tag)
+        }
+        routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, _ in
+            let tag = try Self.validTag(request.parameters["locale"] ?? "")
+            let key = request.parameters["key"] ?? ""
+            guard let snapshot = try await localization.repository.deleteOverride(locale: tag, key: key) else {
+                throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).")
+            }
+            localization.apply(snapshot)
+            return Response(status: .noContent)
+        }
+    }
+
+    private static func effective(_ localization: Localization, _ tag: String) throws -> Response {
+        guard let effective = localization.catalog.effectiveStrings(for: tag) else {
+            throw HTTPError(.notFound, code: "locale_not_found", detail: "There are no texts for the locale \(tag).",
+                            detailArguments: [tag])
+        }
+        var response = try Response.encoded(LocaleStrings(locale: effective.tag, strings: effective.strings,
+                                                          overridden: effective.overridden))
+        response.headers.set("Content-Language", effective.tag)
+        return response
+    }
+
+    private static func validTag(_ tag: String) throws(HTTPError) -> String {
+        guard let canonical = LocaleTag.canonical(tag) else {
+            throw .badRequest("invalid_field", "`\(tag)` is not a language tag like `fr` or `pt-BR`.")
+        }
+        return canonical
+    }
+
+    /// The texts of a PUT, from JSON `{"strings":{...}}` or a `Localizable.strings` body, checked
+    /// whole before anything is stored.
+    private static func readStrings(_ request: Request) throws -> [String: String] {
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        let strings: [String: String]
+        if contentType.hasPrefix("text/plain") || contentType.hasPrefix("application/x-strings") {
+            do {
+                strings = try StringsFile.parseDictionary(request.body)
+            } catch {
+                throw HTTPError(.badRequest, code: "invalid_strings", detail: "The .strings body is malformed at \(error).",
+                                extensions: [("line", String(error.line)), ("column", String(error.column))])
+            }
+        } else {
+            strings = try request.decodeJSON(Update.self).strings
+        }
+        guard !strings.isEmpty else { throw HTTPError.badRequest("invalid_field", "`strings` is empty.") }
+        guard strings.count <= OverrideRules.maxKeysPerChange else {
+            throw HTTPError.badRequest("invalid_field", "At most \(OverrideRules.maxKeysPerChange) keys can change at once.")
+        }
+        let violations = strings.sorted { $0.key < $1.key }.compactMap { OverrideRules.check(key: $0.key, value: $0.value) }
+        if !violations.isEmpty {
+            let keys = violations.map(\.key)
+            throw HTTPError(.badRequest, code: "invalid_override",
+                            detail: violations.map(\.description).joined(separator: "; ") + ".",
+                            extensions: [("keys", "[" + keys.map(JSONText.quoted).joined(separator: ",") + "]")])
+        }
+        return strings
+    }
+}

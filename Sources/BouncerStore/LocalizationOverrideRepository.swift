@@ -1,0 +1,59 @@
+/// Admin overrides of localized texts, by locale and key.
+public protocol LocalizationOverrideRepository: Sendable {
+    /// Every override: locale -> key -> text.
+    func allOverrides() async throws -> [String: [String: String]]
+    /// Sets these texts for one locale in one transaction, and returns every override as it
+    /// stands after that commit, with a number that grows with each change (to order reloads).
+    func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot
+    /// Drops one override; nil when there was none.
+    func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot?
+}
+
+public struct OverrideSnapshot: Sendable {
+    public var sequence: UInt64
+    public var overrides: [String: [String: String]]
+}
+
+extension SQLiteStore: LocalizationOverrideRepository {
+    public func allOverrides() async throws -> [String: [String: String]] {
+        try await readers.read(Self.readOverrides)
+    }
+
+    public func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot {
+        let now = Timestamp.now()
+        let sequence = changeSequence
+        return try await writer.write { database in
+            for (key, value) in strings.sorted(by: { $0.key < $1.key }) {
+                try database.execute(
+                    """
+                    INSERT INTO localization_overrides (locale, key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (locale, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+                        updated_by = excluded.updated_by
+                    """,
+                    [.text(locale), .text(key), .text(value), .text(now), .text(actor)])
+            }
+            // Read back inside the writer's transaction: writes run one at a time there, so the
+            // sequence numbers follow the order of the commits.
+            return OverrideSnapshot(sequence: sequence.next(), overrides: try Self.readOverrides(database))
+        }
+    }
+
+    public func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot? {
+        let sequence = changeSequence
+        return try await writer.write { database in
+            try database.execute("DELETE FROM localization_overrides WHERE locale = ? AND key = ?", [.text(locale), .text(key)])
+            guard database.changes > 0 else { return nil }
+            return OverrideSnapshot(sequence: sequence.next(), overrides: try Self.readOverrides(database))
+        }
+    }
+
+    private static func readOverrides(_ database: Database) throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        for row in try database.fetchAll("SELECT locale, key, value FROM localization_overrides") {
+            guard let locale = row.get("locale", as: String.self), let key = row.get("key", as: String.self),
+                  let value = row.get("value", as: String.self) else { continue }
+            result[locale, default: [:]][key] = value
+        }
+        return result
+    }
+}
