@@ -20,17 +20,24 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CVectorscan",
+            pkgConfig: "libhs",
+            providers: [.apt(["libvectorscan-dev"])]
+        ),
         // epoll's declarations, which Glibc's module does not export.
         .systemLibrary(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL"]),
         .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
         .target(name: "BouncerLocalization"),
+        .target(name: "BouncerModeration", dependencies: ["CVectorscan"]),
         .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
+        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "TestSupport"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.

@@ -1,0 +1,103 @@
+/// A message as the matcher sees it, in two forms, each byte of which remembers which characters
+/// of the original it came from (so a match can be reported in the original's offsets).
+///
+/// - `folded`: compatibility forms, case, diacritics, invisible characters and look-alike letters
+///   folded (`Ｐаyраl` -> `paypal`), everything else kept. Regex, domain and email rules match it.
+/// - `words`: `folded` with common leetspeak read as letters (`sh1t`, `@ss`), single letters
+///   spread out by separators joined (`f.u.c.k`), every run of other characters a single space,
+///   and each run of one repeated letter written once, with its length kept in `runs`
+///   (`fuuuck` -> `fuck`). Word and phrase rules match it, whole words only.
+public struct NormalizedText: Sendable {
+    public let original: String
+    /// The original's characters, by the indexes the origin arrays use.
+    let scalarCount: Int
+
+    public internal(set) var folded: [UInt8] = []
+    /// For each byte of `folded`, the index of the original character it came from.
+    var foldedOrigin: [Int32] = []
+
+    public internal(set) var words: [UInt8] = []
+    /// For each byte of `words`, the original characters it covers: `wordsStart..<wordsEnd`.
+    var wordsStart: [Int32] = []
+    var wordsEnd: [Int32] = []
+    /// How many times each byte of `words` stood repeated (1 for most).
+    var runs: [UInt16] = []
+
+    public init(_ text: String) {
+        original = text
+        var count = 0
+        folded.reserveCapacity(text.utf8.count)
+        foldedOrigin.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            Self.fold(scalar, index: Int32(count), into: &folded, origin: &foldedOrigin)
+            count += 1
+        }
+        scalarCount = count
+        WordsBuilder.build(from: self, into: &self)
+    }
+
+    /// Folds one character (see the type's documentation).
+    @inline(__always)
+    static func fold(_ scalar: Unicode.Scalar, index: Int32, into bytes: inout [UInt8], origin: inout [Int32]) {
+        let value = scalar.value
+        if value < 0x80 {
+            var byte = UInt8(value)
+            if byte >= 65 && byte <= 90 { byte |= 0x20 }
+            bytes.append(byte)
+            origin.append(index)
+            return
+        }
+        if let replacement = FoldingTable.map[value] {
+            for byte in replacement {
+                bytes.append(byte)
+                origin.append(index)
+            }
+            return
+        }
+        let properties = scalar.properties
+        if properties.isDefaultIgnorableCodePoint { return }
+        switch properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark, .format, .control:
+            return
+        default:
+            break
+        }
+        for byte in properties.lowercaseMapping.utf8 {
+            bytes.append(byte)
+            origin.append(index)
+        }
+    }
+
+    /// The original characters `start..<end` with their offsets in scalars and UTF-16 units.
+    func span(scalars start: Int, _ end: Int) -> MatchSpan {
+        var text = String.UnicodeScalarView()
+        var utf16Start = 0
+        var utf16End = 0
+        var utf16 = 0
+        for (index, scalar) in original.unicodeScalars.enumerated() {
+            if index == start { utf16Start = utf16 }
+            if index >= start && index < end { text.append(scalar) }
+            utf16 += scalar.utf16.count
+            if index + 1 == end {
+                utf16End = utf16
+                break
+            }
+        }
+        return MatchSpan(text: String(text), start: start, end: end, utf16Start: utf16Start, utf16End: utf16End)
+    }
+}
+
+/// Where a rule matched, in the original text: scalar offsets (end exclusive) and UTF-16 offsets.
+public struct MatchSpan: Sendable, Equatable, Hashable, Codable {
+    public var text: String
+    public var start: Int
+    public var end: Int
+    public var utf16Start: Int
+    public var utf16End: Int
+
+    enum CodingKeys: String, CodingKey {
+        case text, start, end
+        case utf16Start = "utf16_start"
+        case utf16End = "utf16_end"
+    }
+}

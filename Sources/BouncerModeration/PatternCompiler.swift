@@ -1,0 +1,138 @@
+import CVectorscan
+
+/// Why a rule's pattern cannot be used.
+public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// A rule's pattern prepared for matching: a literal for one of the two text forms, with the
+/// checks vectorscan leaves to us (word boundaries, repeated letters), or a regular expression.
+struct PreparedPattern: Sendable {
+    enum Form: Sendable {
+        /// A literal of the `words` form, with each byte's least run length.
+        case words(literal: [UInt8], runs: [UInt16], leftBoundary: Bool, rightBoundary: Bool)
+        /// A domain in the `folded` form; subdomains match too.
+        case domain(literal: [UInt8])
+        /// An address, or with `anyLocalPart` every address at the domain (`literal` is `@domain`).
+        case email(literal: [UInt8], anyLocalPart: Bool)
+        case regex(String)
+    }
+
+    var form: Form
+}
+
+public enum PatternCompiler {
+    public static let maxPatternLength = 512
+
+    /// Checks a rule's pattern and prepares it, or says why it cannot be used.
+    static func prepare(kind: RuleKind, pattern: String) throws(PatternError) -> PreparedPattern {
+        guard pattern.unicodeScalars.count <= maxPatternLength else {
+            throw PatternError(reason: "the pattern is longer than \(maxPatternLength) characters")
+        }
+        guard !pattern.trimmingCharacters().isEmpty else { throw PatternError(reason: "the pattern is empty") }
+        switch kind {
+        case .word, .phrase, .allow:
+            var core = Substring(pattern.trimmingCharacters())
+            let prefix = core.hasSuffix("*")
+            let suffix = core.hasPrefix("*")
+            if prefix { core = core.dropLast() }
+            if suffix { core = core.dropFirst() }
+            guard !core.contains("*") else {
+                throw PatternError(reason: "`*` may stand only at the start or the end of a word")
+            }
+            let normalized = NormalizedText(String(core))
+            guard !normalized.words.isEmpty else { throw PatternError(reason: "the pattern has no letters or digits") }
+            return PreparedPattern(form: .words(literal: normalized.words, runs: normalized.runs,
+                                                leftBoundary: !suffix, rightBoundary: !prefix))
+        case .domain:
+            return PreparedPattern(form: .domain(literal: try domainLiteral(pattern)))
+        case .email:
+            let text = pattern.trimmingCharacters().lowercased()
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw PatternError(reason: "an email pattern is an address (a@b.example) or a domain's addresses (*@b.example)")
+            }
+            let domain = try domainLiteral(String(parts[1]))
+            if parts[0] == "*" {
+                return PreparedPattern(form: .email(literal: Array("@".utf8) + domain, anyLocalPart: true))
+            }
+            guard parts[0].utf8.allSatisfy(EmailBoundary.isLocalPartByte) else {
+                throw PatternError(reason: "the part before @ has characters an address cannot")
+            }
+            return PreparedPattern(form: .email(literal: NormalizedText(String(parts[0])).folded + Array("@".utf8) + domain,
+                                                anyLocalPart: false))
+        case .regex:
+            try checkRegex(pattern)
+            return PreparedPattern(form: .regex(pattern))
+        }
+    }
+
+    /// A domain, lower case, without scheme, `www.` or path: `https://www.Example.com/x` is
+    /// `example.com`.
+    static func domainLiteral(_ pattern: String) throws(PatternError) -> [UInt8] {
+        var text = Substring(pattern.trimmingCharacters().lowercased())
+        for scheme in ["https://", "http://"] where text.hasPrefix(scheme) { text = text.dropFirst(scheme.count) }
+        if text.hasPrefix("*.") { text = text.dropFirst(2) }
+        if let slash = text.firstIndex(of: "/") { text = text[..<slash] }
+        let folded = NormalizedText(String(text)).folded
+        let labels = folded.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard folded.count <= 253, labels.count >= 2,
+              labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy(DomainBoundary.isLabelByte) }) else {
+            throw PatternError(reason: "`\(pattern)` is not a domain like example.com")
+        }
+        return folded
+    }
+
+    /// Compiles a regular expression alone, for its error: vectorscan refuses what it cannot
+    /// match in linear time (back-references, look-around) with a reason.
+    static func checkRegex(_ pattern: String) throws(PatternError) {
+        var database: OpaquePointer?
+        var error: UnsafeMutablePointer<hs_compile_error_t>?
+        let status = hs_compile(pattern, CompiledRuleSet.regexFlags, cvs_mode_block(), nil, &database, &error)
+        if status == HS_SUCCESS {
+            hs_free_database(database)
+            return
+        }
+        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "it does not compile"
+        hs_free_compile_error(error)
+        throw PatternError(reason: "the regular expression cannot be used: \(message)")
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+enum DomainBoundary {
+    static func isLabelByte(_ byte: UInt8) -> Bool {
+        (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == UInt8(ascii: "-") || byte >= 0x80
+    }
+
+    /// A domain literal found at `start..<end` of `text` stands alone (or as a parent of a
+    /// subdomain): not inside a longer label, not followed by more labels.
+    static func isWhole(_ text: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        if start > 0 {
+            let before = text[start - 1]
+            if isLabelByte(before) { return false }
+        }
+        if end < text.count {
+            let after = text[end]
+            if isLabelByte(after) { return false }
+            if after == UInt8(ascii: "."), end + 1 < text.count, isLabelByte(text[end + 1]) { return false }
+        }
+        return true
+    }
+}
+
+enum EmailBoundary {
+    static func isLocalPartByte(_ byte: UInt8) -> Bool {
+        (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte >= 0x80
+            || "._%+-!#$&'*/=?^`{|}~".utf8.contains(byte)
+    }
+}

@@ -1,0 +1,85 @@
+/// What a rule looks for.
+public enum RuleKind: String, Sendable, Codable, CaseIterable {
+    /// A whole word; `*` at either end makes it a prefix, suffix or infix (`cat*`, `*cat*`).
+    case word
+    /// Words in sequence.
+    case phrase
+    /// A regular expression that can be matched in linear time.
+    case regex
+    /// Links to a domain or any of its subdomains.
+    case domain
+    /// An address (`a@b.example`) or every address of a domain (`*@b.example`).
+    case email
+    /// Text exempt from the other text rules (the Scunthorpe list).
+    case allow
+}
+
+/// What happens to a message a rule matches, strongest first.
+public enum RuleAction: String, Sendable, Codable, CaseIterable, Comparable {
+    case remove
+    case shadow
+    case bounceRemove = "bounce_remove"
+    case bounceFlag = "bounce_flag"
+    case bounce
+    /// Deliver with the match masked, and file a system flag.
+    case maskFlag = "mask_flag"
+    /// Deliver, and file a system flag.
+    case flag
+
+    /// Lower is stronger.
+    var strength: Int { Self.allCases.firstIndex(of: self)! }
+
+    public static func < (lhs: RuleAction, rhs: RuleAction) -> Bool { lhs.strength > rhs.strength }
+
+    public var isBounce: Bool { self == .bounce || self == .bounceFlag || self == .bounceRemove }
+}
+
+/// A rule as the engine needs it (the store keeps the rest: who made it, and when).
+public struct RuleDefinition: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var kind: RuleKind
+    public var pattern: String
+    /// Nil only for `allow` rules.
+    public var action: RuleAction?
+    /// Channel ids or glob patterns (`messaging:*`); `["*"]` is every channel.
+    public var channels: [String]
+    public var enabled: Bool
+    /// Orders rules of the same action in a verdict (higher first); never overrides actions.
+    public var priority: Int
+
+    public init(id: String, name: String = "", kind: RuleKind, pattern: String, action: RuleAction?,
+                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.pattern = pattern
+        self.action = action
+        self.channels = channels
+        self.enabled = enabled
+        self.priority = priority
+    }
+
+    /// Whether the rule applies to messages in `channel` (nil: every rule applies).
+    func applies(to channel: String?) -> Bool {
+        guard let channel else { return true }
+        return channels.contains { ChannelGlob.matches($0, channel) }
+    }
+}
+
+enum ChannelGlob {
+    /// `*` matches any run of characters; everything else matches itself.
+    static func matches(_ pattern: String, _ channel: String) -> Bool {
+        if pattern == "*" { return true }
+        guard pattern.contains("*") else { return pattern == channel }
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+        var rest = Substring(channel)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        for part in parts.dropFirst().dropLast() {
+            guard let range = rest.firstRange(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!) && rest.count >= parts.last!.count
+    }
+}

@@ -1,0 +1,136 @@
+import Glibc
+import CVectorscan
+import Synchronization
+
+/// A compiled vectorscan database, freed with its owner.
+final class Database: Sendable {
+    struct CompileError: Error {
+        var message: String
+        /// Which expression failed, when vectorscan says.
+        var expression: Int?
+    }
+
+    nonisolated(unsafe) let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        hs_free_database(handle)
+    }
+
+    var size: Int {
+        var size = 0
+        hs_database_size(handle, &size)
+        return size
+    }
+
+    /// Literals matched byte for byte (nil when there are none).
+    static func literals(_ literals: [[UInt8]]) throws(CompileError) -> Database? {
+        guard !literals.isEmpty else { return nil }
+        var database: OpaquePointer?
+        var error: UnsafeMutablePointer<hs_compile_error_t>?
+        let pointers = literals.map { literal -> UnsafeMutablePointer<CChar> in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, literal.count))
+            literal.withUnsafeBytes { bytes in
+                UnsafeMutableRawPointer(pointer).copyMemory(from: bytes.baseAddress!, byteCount: literal.count)
+            }
+            return pointer
+        }
+        defer { pointers.forEach { $0.deallocate() } }
+        let lengths = literals.map { $0.count }
+        let ids = (0..<UInt32(literals.count)).map { $0 }
+        let flags = [UInt32](repeating: 0, count: literals.count)
+        let status = pointers.map { UnsafePointer($0) as UnsafePointer<CChar>? }.withUnsafeBufferPointer { expressions in
+            hs_compile_lit_multi(expressions.baseAddress, flags, ids, lengths, UInt32(literals.count), cvs_mode_block(), nil,
+                                 &database, &error)
+        }
+        return try finish(status, database, error)
+    }
+
+    /// Regular expressions, reporting where each match starts (nil when there are none).
+    static func regexes(_ patterns: [String]) throws(CompileError) -> Database? {
+        guard !patterns.isEmpty else { return nil }
+        var database: OpaquePointer?
+        var error: UnsafeMutablePointer<hs_compile_error_t>?
+        let cStrings = patterns.map { strdup($0)! }
+        defer { cStrings.forEach { free($0) } }
+        let ids = (0..<UInt32(patterns.count)).map { $0 }
+        let flags = [UInt32](repeating: CompiledRuleSet.regexFlags, count: patterns.count)
+        let status = cStrings.map { UnsafePointer($0) as UnsafePointer<CChar>? }.withUnsafeBufferPointer { expressions in
+            hs_compile_multi(expressions.baseAddress, flags, ids, UInt32(patterns.count), cvs_mode_block(), nil, &database, &error)
+        }
+        return try finish(status, database, error)
+    }
+
+    private static func finish(_ status: hs_error_t, _ database: OpaquePointer?,
+                               _ error: UnsafeMutablePointer<hs_compile_error_t>?) throws(CompileError) -> Database {
+        guard status == HS_SUCCESS, let database else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "vectorscan error \(status)"
+            let expression = error.map { Int($0.pointee.expression) }
+            hs_free_compile_error(error)
+            throw CompileError(message: message, expression: expression.flatMap { $0 >= 0 ? $0 : nil })
+        }
+        return Database(handle: database)
+    }
+
+    /// Every match in `bytes`: (pattern id, start, end). Starts are exact for regexes (they
+    /// report the leftmost start) and to be computed from the literal for literals.
+    func scan(_ bytes: [UInt8], scratch: OpaquePointer) -> [(id: Int, start: Int, end: Int)] {
+        guard !bytes.isEmpty else { return [] }
+        let collector = MatchCollector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                hs_scan(handle, chars.baseAddress, UInt32(chars.count), 0, scratch, { id, from, to, _, context in
+                    let collector = Unmanaged<MatchCollector>.fromOpaque(context!).takeUnretainedValue()
+                    collector.matches.append((Int(id), Int(from), Int(to)))
+                    // Non-zero stops the scan: a text is judged on its first matches.
+                    return collector.matches.count >= CompiledRuleSet.maxMatches ? 1 : 0
+                }, context)
+            }
+        }
+        return collector.matches
+    }
+}
+
+private final class MatchCollector {
+    var matches: [(Int, Int, Int)] = []
+}
+
+/// Scratch space for scanning, one per concurrent check, reused across checks.
+final class ScratchPool: Sendable {
+    private let prototype: UncheckedPointer?
+    private let free = Mutex<[UncheckedPointer]>([])
+
+    private struct UncheckedPointer: @unchecked Sendable {
+        var pointer: OpaquePointer
+    }
+
+    init(databases: [Database]) {
+        var scratch: OpaquePointer?
+        for database in databases {
+            let status = hs_alloc_scratch(database.handle, &scratch)
+            precondition(status == HS_SUCCESS, "hs_alloc_scratch failed: \(status)")
+        }
+        prototype = scratch.map(UncheckedPointer.init)
+    }
+
+    deinit {
+        for scratch in free.withLock({ $0 }) { hs_free_scratch(scratch.pointer) }
+        if let prototype { hs_free_scratch(prototype.pointer) }
+    }
+
+    func with(_ body: (OpaquePointer) -> Void) {
+        guard let prototype else { return }
+        var scratch = free.withLock { $0.popLast() }
+        if scratch == nil {
+            var clone: OpaquePointer?
+            precondition(hs_clone_scratch(prototype.pointer, &clone) == HS_SUCCESS, "hs_clone_scratch failed")
+            scratch = UncheckedPointer(pointer: clone!)
+        }
+        body(scratch!.pointer)
+        free.withLock { $0.append(scratch!) }
+    }
+}

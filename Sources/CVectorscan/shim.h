@@ -1,0 +1,7 @@
+#include <hs/hs.h>
+
+// HS_FLAG_* and HS_MODE_* are plain macros Swift imports; these names keep call sites readable.
+static inline unsigned int cvs_flag_som_leftmost(void) { return HS_FLAG_SOM_LEFTMOST; }
+static inline unsigned int cvs_flag_utf8(void) { return HS_FLAG_UTF8; }
+static inline unsigned int cvs_flag_caseless(void) { return HS_FLAG_CASELESS; }
+static inline unsigned int cvs_mode_block(void) { return HS_MODE_BLOCK; }

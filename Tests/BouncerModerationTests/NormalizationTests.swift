@@ -1,0 +1,50 @@
+import Testing
+@testable import BouncerModeration
+
+@Suite struct NormalizationTests {
+    static func words(_ text: String) -> String { String(decoding: NormalizedText(text).words, as: UTF8.self) }
+    static func folded(_ text: String) -> String { String(decoding: NormalizedText(text).folded, as: UTF8.self) }
+
+    @Test(arguments: [
+        ("HeLLo", "hello"),                      // case
+        ("Ｈｅｌｌｏ", "hello"),                  // fullwidth
+        ("𝐡𝐞𝐥𝐥𝐨", "hello"),                     // mathematical bold
+        ("héllò", "hello"),                      // diacritics, precomposed
+        ("he\u{0301}llo", "hello"),              // diacritics, combining
+        ("hel\u{200B}lo", "hello"),              // zero-width space
+        ("h\u{00AD}e\u{200D}l\u{FE0F}lo", "hello"), // soft hyphen, joiner, variation selector
+        ("һеllо", "hello"),                      // Cyrillic look-alikes
+        ("ΗΕLLΟ ηεllο", "hello nello"),          // Greek look-alikes (a small eta reads as n)
+        ("ﬁne", "fine"),                         // ligature
+        ("straße", "strasse"),                   // case folding
+        ("ⓗⓔⓛⓛⓞ", "hello"),                     // circled letters
+        ("日本語", "日本語"),                      // other scripts are kept
+    ])
+    func folding(input: String, expected: String) {
+        #expect(Self.folded(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("sh1t", "shit"), ("5h1t", "shit"), ("@ss", "as"), ("a$$", "as"), ("sh!t", "shit"), ("h3ll0", "helo"),
+        ("f.u.c.k", "fuck"), ("f u c k", "fuck"), ("f-u-c-k you", "fuck you"), ("f_u_c_k", "fuck"),
+        ("fuuuuuck", "fuck"), ("FUUUCK!!!", "fuck"), ("hello!", "helo"), ("2024 was 1337", "2024 was 137"),
+        ("what?! no", "what no"), ("a b", "a b"), ("multi\n\nline", "multi line"),
+    ])
+    func words(input: String, expected: String) {
+        #expect(Self.words(input) == expected)
+    }
+
+    @Test func repeatedLettersKeepTheirCount() {
+        let text = NormalizedText("booook")
+        #expect(text.words == Array("bok".utf8))
+        #expect(text.runs == [1, 4, 1])
+    }
+
+    @Test func everyByteRemembersWhereItCameFrom() {
+        let text = NormalizedText("Ａ🙂b")
+        #expect(text.folded == Array("a".utf8) + Array("🙂".utf8) + Array("b".utf8))
+        #expect(text.foldedOrigin == [0, 1, 1, 1, 1, 2])
+        let span = text.span(scalars: 1, 3)
+        #expect(span == MatchSpan(text: "🙂b", start: 1, end: 3, utf16Start: 1, utf16End: 4))
+    }
+}
