@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "BouncerModeration", dependencies: ["CVectorscan"]),
         .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
+        // `make bench`: the rules engine against a naive matcher.
+        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),

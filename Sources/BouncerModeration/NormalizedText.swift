@@ -25,14 +25,26 @@ public struct NormalizedText: Sendable {
 
     public init(_ text: String) {
         original = text
-        var count = 0
-        folded.reserveCapacity(text.utf8.count)
-        foldedOrigin.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            Self.fold(scalar, index: Int32(count), into: &folded, origin: &foldedOrigin)
-            count += 1
+        var text = text
+        // Most chat messages are ASCII: fold those byte by byte, without decoding characters.
+        let ascii: [UInt8]? = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+            return utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
         }
-        scalarCount = count
+        if let ascii {
+            folded = ascii
+            foldedOrigin = (0..<Int32(ascii.count)).map { $0 }
+            scalarCount = ascii.count
+        } else {
+            var count = 0
+            folded.reserveCapacity(text.utf8.count)
+            foldedOrigin.reserveCapacity(text.utf8.count)
+            for scalar in text.unicodeScalars {
+                Self.fold(scalar, index: Int32(count), into: &folded, origin: &foldedOrigin)
+                count += 1
+            }
+            scalarCount = count
+        }
         WordsBuilder.build(from: self, into: &self)
     }
 

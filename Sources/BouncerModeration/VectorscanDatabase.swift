@@ -75,11 +75,11 @@ final class Database: Sendable {
         return Database(handle: database)
     }
 
-    /// Every match in `bytes`: (pattern id, start, end). Starts are exact for regexes (they
-    /// report the leftmost start) and to be computed from the literal for literals.
-    func scan(_ bytes: [UInt8], scratch: OpaquePointer) -> [(id: Int, start: Int, end: Int)] {
-        guard !bytes.isEmpty else { return [] }
-        let collector = MatchCollector()
+    /// Every match in `bytes` into `collector`: (pattern id, start, end). Starts are exact for
+    /// regexes (they report the leftmost start); for literals they follow from the literal.
+    func scan(_ bytes: [UInt8], scratch: OpaquePointer, into collector: MatchCollector) {
+        collector.matches.removeAll(keepingCapacity: true)
+        guard !bytes.isEmpty else { return }
         let context = Unmanaged.passUnretained(collector).toOpaque()
         _ = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -91,12 +91,12 @@ final class Database: Sendable {
                 }, context)
             }
         }
-        return collector.matches
     }
 }
 
-private final class MatchCollector {
-    var matches: [(Int, Int, Int)] = []
+/// Where a scan's callback puts what it finds; one per check, reused for each database.
+final class MatchCollector {
+    var matches: [(id: Int, start: Int, end: Int)] = []
 }
 
 /// Scratch space for scanning, one per concurrent check, reused across checks.

@@ -1,8 +1,9 @@
-/// Builds the `words` form of a `NormalizedText` from its `folded` form.
+/// Builds the `words` form of a `NormalizedText` from its `folded` form. This runs for every
+/// message sent, so it works on buffers sized once up front rather than growing arrays.
 enum WordsBuilder {
-    /// Leetspeak digits, read as letters inside a token that has letters too.
-    static let digitLetters: [UInt8] = Array("o" .utf8) + Array("i".utf8) + [UInt8(ascii: "2")] + Array("e".utf8)
-        + Array("a".utf8) + Array("s".utf8) + [UInt8(ascii: "6")] + Array("t".utf8) + Array("b".utf8) + Array("g".utf8)
+    /// Leetspeak digits, read as letters inside a token that has letters too: 0 o, 1 i, 3 e,
+    /// 4 a, 5 s, 7 t, 8 b, 9 g (2 and 6 stay digits).
+    static let digitLetters: [UInt8] = Array("oi2eas6tbg".utf8)
 
     /// Most separator bytes between two single letters that are still joined (`f . u`).
     static let maxJoinedSeparator = 3
@@ -12,117 +13,172 @@ enum WordsBuilder {
     @inline(__always) static func isLetter(_ byte: UInt8) -> Bool { (byte >= 97 && byte <= 122) || byte >= 0x80 }
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
-    /// A word of the text: bytes `start..<end` of the leet-read buffer.
-    private struct Token {
-        var start: Int
-        var end: Int
-        /// Separator bytes before the next token, and whether they include a line break.
-        var separatorAfter = 0
-        var lineBreakAfter = false
+    /// The words of the text, four numbers each in one flat array (an array of structs would
+    /// look its type up at run time on every message): the bytes `start..<end` of the
+    /// leet-read buffer, the separator bytes after it, and 1 when those include a line break.
+    private struct Tokens {
+        var storage: [Int32] = []
+
+        init(capacity: Int) { storage.reserveCapacity(capacity * 4) }
+
+        var count: Int { storage.count / 4 }
+        var isEmpty: Bool { storage.isEmpty }
+        func start(_ index: Int) -> Int { Int(storage[index * 4]) }
+        func end(_ index: Int) -> Int { Int(storage[index * 4 + 1]) }
+        func length(_ index: Int) -> Int { end(index) - start(index) }
+        func separatorAfter(_ index: Int) -> Int { Int(storage[index * 4 + 2]) }
+        func lineBreakAfter(_ index: Int) -> Bool { storage[index * 4 + 3] != 0 }
+
+        mutating func append(start: Int, end: Int) {
+            storage.append(Int32(start))
+            storage.append(Int32(end))
+            storage.append(0)
+            storage.append(0)
+        }
+        mutating func addSeparatorToLast(lineBreak: Bool) {
+            storage[storage.count - 2] += 1
+            if lineBreak { storage[storage.count - 1] = 1 }
+        }
+        var lastEnd: Int { storage.isEmpty ? -1 : Int(storage[storage.count - 3]) }
     }
 
     static func build(from text: NormalizedText, into result: inout NormalizedText) {
-        let folded = text.folded
-        let origin = text.foldedOrigin
-        // Pass 1: read leetspeak symbols and digits, and cut the text into tokens.
-        var bytes: [UInt8] = []
-        var byteOrigin: [Int32] = []
-        bytes.reserveCapacity(folded.count)
-        byteOrigin.reserveCapacity(folded.count)
-        var tokens: [Token] = []
+        let count = text.folded.count
+        guard count > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var origin = [Int32](repeating: 0, count: count)
+        var tokens = Tokens(capacity: count / 3 + 1)
+        var length = 0
+        text.folded.withUnsafeBufferPointer { folded in
+            text.foldedOrigin.withUnsafeBufferPointer { folding in
+                bytes.withUnsafeMutableBufferPointer { bytes in
+                    origin.withUnsafeMutableBufferPointer { origin in
+                        length = readLeetspeak(folded, folding, into: bytes, origin, tokens: &tokens)
+                    }
+                }
+            }
+        }
+        writeWords(bytes, origin, length: length, tokens: tokens, into: &result)
+    }
+
+    /// Pass 1: reads leetspeak symbols and digits, and cuts the text into tokens. Returns the
+    /// number of bytes written.
+    private static func readLeetspeak(_ folded: UnsafeBufferPointer<UInt8>, _ folding: UnsafeBufferPointer<Int32>,
+                                      into bytes: UnsafeMutableBufferPointer<UInt8>, _ origin: UnsafeMutableBufferPointer<Int32>,
+                                      tokens: inout Tokens) -> Int {
+        var length = 0
         var tokenStart = -1
         var tokenHasLetter = false
-        func closeToken() {
-            guard tokenStart >= 0 else { return }
-            if tokenHasLetter {
-                for index in tokenStart..<bytes.count where isDigit(bytes[index]) {
-                    bytes[index] = digitLetters[Int(bytes[index] - 48)]
-                }
-            }
-            tokens.append(Token(start: tokenStart, end: bytes.count))
-            tokenStart = -1
-            tokenHasLetter = false
-        }
-        for index in 0..<folded.count {
-            var byte = folded[index]
-            if !(isLetter(byte) || isDigit(byte)) {
-                let previous = tokenStart >= 0 && isLetter(bytes[bytes.count - 1])
-                let next = index + 1 < folded.count && isLetter(folded[index + 1])
-                switch byte {
-                case UInt8(ascii: "@") where previous || next: byte = UInt8(ascii: "a")
-                case UInt8(ascii: "$") where previous || next: byte = UInt8(ascii: "s")
-                case UInt8(ascii: "!") where previous && next: byte = UInt8(ascii: "i")
-                case UInt8(ascii: "|") where previous && next: byte = UInt8(ascii: "l")
-                default:
-                    closeToken()
-                    if let last = tokens.indices.last, tokens[last].end == bytes.count {
-                        tokens[last].separatorAfter += 1
-                        if byte == 10 || byte == 13 { tokens[last].lineBreakAfter = true }
-                    }
-                    continue
-                }
-            }
-            if tokenStart < 0 { tokenStart = bytes.count }
-            if isLetter(byte) { tokenHasLetter = true }
-            bytes.append(byte)
-            byteOrigin.append(origin[index])
-        }
-        closeToken()
-
-        // Pass 2: join runs of single letters, separate words by one space, write repeated
-        // letters once.
-        var words: [UInt8] = []
-        var starts: [Int32] = []
-        var ends: [Int32] = []
-        var runs: [UInt16] = []
-        words.reserveCapacity(bytes.count + tokens.count)
-        starts.reserveCapacity(bytes.count + tokens.count)
-        ends.reserveCapacity(bytes.count + tokens.count)
-        runs.reserveCapacity(bytes.count + tokens.count)
         var index = 0
-        while index < tokens.count {
-            // A stretch of single letters with short separators: one word.
-            var last = index
-            while last + 1 < tokens.count, tokens[last].end - tokens[last].start == 1,
-                  tokens[last + 1].end - tokens[last + 1].start == 1,
-                  tokens[last].separatorAfter <= maxJoinedSeparator, !tokens[last].lineBreakAfter,
-                  isLetter(bytes[tokens[last].start]) {
-                last += 1
-            }
-            let joined = last - index + 1 >= minJoinedLetters && tokens[index].end - tokens[index].start == 1
-            let group = joined ? index...last : index...index
-            if !words.isEmpty {
-                words.append(32)
-                starts.append(ends.last ?? 0)
-                ends.append(byteOrigin[tokens[group.lowerBound].start])
-                runs.append(1)
-            }
-            for tokenIndex in group {
-                let token = tokens[tokenIndex]
-                var position = token.start
-                while position < token.end {
-                    let byte = bytes[position]
-                    var runEnd = position + 1
-                    if byte < 0x80 {
-                        while runEnd < token.end && bytes[runEnd] == byte { runEnd += 1 }
+        while index <= folded.count {
+            var byte: UInt8 = 32
+            var isSeparator = true
+            if index < folded.count {
+                byte = folded[index]
+                if isLetter(byte) || isDigit(byte) {
+                    isSeparator = false
+                } else {
+                    let previous = tokenStart >= 0 && isLetter(bytes[length - 1])
+                    let next = index + 1 < folded.count && isLetter(folded[index + 1])
+                    switch byte {
+                    case UInt8(ascii: "@") where previous || next: byte = UInt8(ascii: "a"); isSeparator = false
+                    case UInt8(ascii: "$") where previous || next: byte = UInt8(ascii: "s"); isSeparator = false
+                    case UInt8(ascii: "!") where previous && next: byte = UInt8(ascii: "i"); isSeparator = false
+                    case UInt8(ascii: "|") where previous && next: byte = UInt8(ascii: "l"); isSeparator = false
+                    default: break
                     }
-                    // A repeated letter may continue into the next joined token (`f u u u c k`).
-                    if joined, runEnd == token.end, let previous = words.last, previous == byte, byte < 0x80,
-                       let lastRun = runs.indices.last, position == token.start, tokenIndex != group.lowerBound {
-                        runs[lastRun] += UInt16(min(runEnd - position, Int(UInt16.max) - Int(runs[lastRun])))
-                        ends[ends.count - 1] = byteOrigin[runEnd - 1] + 1
-                        position = runEnd
-                        continue
-                    }
-                    words.append(byte)
-                    starts.append(byteOrigin[position])
-                    ends.append(byteOrigin[runEnd - 1] + 1)
-                    runs.append(UInt16(min(runEnd - position, Int(UInt16.max))))
-                    position = runEnd
                 }
             }
-            index = group.upperBound + 1
+            if isSeparator {
+                if tokenStart >= 0 {
+                    if tokenHasLetter {
+                        for position in tokenStart..<length where isDigit(bytes[position]) {
+                            bytes[position] = digitLetters[Int(bytes[position] - 48)]
+                        }
+                    }
+                    tokens.append(start: tokenStart, end: length)
+                    tokenStart = -1
+                    tokenHasLetter = false
+                }
+                if index < folded.count, tokens.lastEnd == length {
+                    tokens.addSeparatorToLast(lineBreak: byte == 10 || byte == 13)
+                }
+            } else {
+                if tokenStart < 0 { tokenStart = length }
+                if isLetter(byte) { tokenHasLetter = true }
+                bytes[length] = byte
+                origin[length] = folding[index]
+                length += 1
+            }
+            index += 1
         }
+        return length
+    }
+
+    /// Pass 2: joins runs of single letters, separates words by one space, writes each repeated
+    /// letter once with its run length.
+    private static func writeWords(_ bytes: [UInt8], _ origin: [Int32], length: Int, tokens: Tokens, into result: inout NormalizedText) {
+        let capacity = length + tokens.count
+        var words = [UInt8](repeating: 0, count: capacity)
+        var starts = [Int32](repeating: 0, count: capacity)
+        var ends = [Int32](repeating: 0, count: capacity)
+        var runs = [UInt16](repeating: 0, count: capacity)
+        var written = 0
+        words.withUnsafeMutableBufferPointer { words in
+        starts.withUnsafeMutableBufferPointer { starts in
+        ends.withUnsafeMutableBufferPointer { ends in
+        runs.withUnsafeMutableBufferPointer { runs in
+            var index = 0
+            while index < tokens.count {
+                // A stretch of single letters with short separators: one word.
+                var last = index
+                if tokens.length(index) == 1 {
+                    while last + 1 < tokens.count, tokens.length(last + 1) == 1,
+                          tokens.separatorAfter(last) <= maxJoinedSeparator, !tokens.lineBreakAfter(last),
+                          isLetter(bytes[tokens.start(last)]) {
+                        last += 1
+                    }
+                }
+                if last - index + 1 < minJoinedLetters { last = index }
+                if written > 0 {
+                    words[written] = 32
+                    starts[written] = ends[written - 1]
+                    ends[written] = origin[tokens.start(index)]
+                    runs[written] = 1
+                    written += 1
+                }
+                let wordStart = written
+                for tokenIndex in index...last {
+                    var position = tokens.start(tokenIndex)
+                    let end = tokens.end(tokenIndex)
+                    while position < end {
+                        let byte = bytes[position]
+                        var runEnd = position + 1
+                        if byte < 0x80 {
+                            while runEnd < end && bytes[runEnd] == byte { runEnd += 1 }
+                        }
+                        let run = runEnd - position
+                        if byte < 0x80, written > wordStart, words[written - 1] == byte {
+                            // The run goes on across joined letters (`f u u u c k`).
+                            runs[written - 1] = UInt16(min(Int(runs[written - 1]) + run, Int(UInt16.max)))
+                            ends[written - 1] = origin[runEnd - 1] + 1
+                        } else {
+                            words[written] = byte
+                            starts[written] = origin[position]
+                            ends[written] = origin[runEnd - 1] + 1
+                            runs[written] = UInt16(min(run, Int(UInt16.max)))
+                            written += 1
+                        }
+                        position = runEnd
+                    }
+                }
+                index = last + 1
+            }
+        }}}}
+        words.removeLast(capacity - written)
+        starts.removeLast(capacity - written)
+        ends.removeLast(capacity - written)
+        runs.removeLast(capacity - written)
         result.words = words
         result.wordsStart = starts
         result.wordsEnd = ends
