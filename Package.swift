@@ -32,11 +32,11 @@ let package = Package(
         .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
         .target(name: "BouncerLocalization"),
         .target(name: "BouncerModeration", dependencies: ["CVectorscan"]),
-        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization"]),
+        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration"]),

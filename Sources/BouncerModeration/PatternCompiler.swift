@@ -25,6 +25,11 @@ struct PreparedPattern: Sendable {
 public enum PatternCompiler {
     public static let maxPatternLength = 512
 
+    /// Checks that a rule's pattern can be used, or says why not.
+    public static func validate(kind: RuleKind, pattern: String) throws(PatternError) {
+        _ = try prepare(kind: kind, pattern: pattern)
+    }
+
     /// Checks a rule's pattern and prepares it, or says why it cannot be used.
     static func prepare(kind: RuleKind, pattern: String) throws(PatternError) -> PreparedPattern {
         guard pattern.unicodeScalars.count <= maxPatternLength else {

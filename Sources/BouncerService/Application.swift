@@ -1,5 +1,6 @@
 import BouncerIdentity
 import BouncerLocalization
+import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
@@ -73,7 +74,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations)
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)
-    let routes = makeRoutes(store: store, localization: localization,
+    let rules = try await Rules(repository: store, logger: logger)
+    let routes = makeRoutes(store: store, localization: localization, rules: rules,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
                             sendLimiter: RateLimiter(rate: configuration.sendRatePerUser))
     let events = ServerEvents(
@@ -102,10 +104,12 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: SQLiteStore, localization: Localization, authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
+func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, authenticator: Authenticator,
+                sendLimiter: RateLimiter) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
     OperationsRoutes(health: store).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     LocalizationRoutes(localization: localization).register(in: &routes)
+    RulesRoutes(rules: rules, maxMessageLength: { 5000 }).register(in: &routes)
     return routes
 }

@@ -43,7 +43,7 @@ struct Routes {
 
     /// A route for callers with a valid token of at least `minimum`. With `limitedAsSend`, each
     /// call spends one of the caller's send tokens (429 with Retry-After when none are left).
-    mutating func add(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false,
+    mutating func add(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false, maxBodyBytes: Int? = nil,
                       _ handler: @escaping @Sendable (Request, Identity) async throws -> Response) {
         let authenticator = self.authenticator
         let limiter = limitedAsSend ? sendLimiter : nil
@@ -59,7 +59,7 @@ struct Routes {
                                 headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
             }
             return try await handler(request, identity)
-        })
+        }, maxBodyBytes: maxBodyBytes)
         table.append(Entry(method: method, path: path, access: .role(minimum)))
     }
 }

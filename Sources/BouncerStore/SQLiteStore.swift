@@ -57,4 +57,5 @@ final class ChangeSequence: Sendable {
     private let value = Atomic<UInt64>(0)
 
     func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
+    var current: UInt64 { value.load(ordering: .relaxed) }
 }

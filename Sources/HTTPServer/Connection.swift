@@ -13,6 +13,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         var body: [UInt8] = []
         var id: String
         var started: ContinuousClock.Instant
+        /// The most body bytes its route takes.
+        var bodyLimit = 0
     }
 
     private enum AfterWrite {
@@ -59,7 +61,9 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         self.fd = fd
         self.context = context
         self.loop = loop
-        self.parser = HTTPRequestParser(limits: context.limits)
+        var parserLimits = context.limits
+        parserLimits.maxBodyBytes = max(parserLimits.maxBodyBytes, context.router.largestBodyLimit ?? 0)
+        self.parser = HTTPRequestParser(limits: parserLimits)
     }
 
     /// Starts watching the socket. Call on the loop's queue.
@@ -146,6 +150,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now)
                 headStarted = 0
                 if head.framing != .none {
+                    // The parser allows the largest body of any route; this route may take less.
+                    let limit = context.router.bodyLimit(method: head.method, path: head.path) ?? context.limits.maxBodyBytes
+                    current?.bodyLimit = limit
+                    if case .length(let length) = head.framing, length > limit {
+                        failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
+                        return
+                    }
                     // The body clock starts with the head, so a client that sends a head and
                     // then stalls is closed after the body idle timeout, not a longer one.
                     setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
@@ -156,6 +167,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 }
             case .body(let bytes):
                 current?.body.append(contentsOf: bytes)
+                if let pending = current, pending.body.count > pending.bodyLimit {
+                    failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(pending.bodyLimit)))
+                    return
+                }
             case .end:
                 if let request = current {
                     current = nil

@@ -395,9 +395,11 @@ public struct HTTPRequestParser: Sendable {
     static let requestLineTooLong = HTTPParseError(.uriTooLong, "request_line_too_long", "The request line is longer than the server accepts.")
     static let headerSectionTooLarge = HTTPParseError(.requestHeaderFieldsTooLarge, "header_section_too_large", "The header section is larger than the server accepts.")
 
-    static func bodyTooLarge(_ limits: ServerLimits) -> HTTPParseError {
-        HTTPParseError(.contentTooLarge, "body_too_large", "The request body is larger than \(limits.maxBodyBytes) bytes.",
-                       detailArguments: [String(limits.maxBodyBytes)])
+    static func bodyTooLarge(_ limits: ServerLimits) -> HTTPParseError { bodyTooLarge(limits.maxBodyBytes) }
+
+    static func bodyTooLarge(_ limit: Int) -> HTTPParseError {
+        HTTPParseError(.contentTooLarge, "body_too_large", "The request body is larger than \(limit) bytes.",
+                       detailArguments: [String(limit)])
     }
 
     /// Drops consumed bytes so the buffer holds only what is still to be parsed.

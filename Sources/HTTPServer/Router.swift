@@ -20,15 +20,21 @@ public struct Router: Sendable {
         var literals: [Substring: Node] = [:]
         var parameter: (name: String, node: Node)?
         var handlers: [String: Handler] = [:]
+        /// Body limits of the routes that take more than the server's default.
+        var bodyLimits: [String: Int] = [:]
     }
 
     private let root = Node()
     public private(set) var routes: [(method: String, template: String)] = []
+    /// The largest body any route accepts beyond the server's default, if one does.
+    public private(set) var largestBodyLimit: Int?
 
     public init() {}
 
     /// Adds a route. Templates are absolute paths; `{name}` makes a segment a parameter.
-    public mutating func add(_ method: String, _ template: String, _ handler: Handler) {
+    /// `maxBodyBytes` raises (or lowers) the body limit for this route alone: a bulk import may
+    /// take more than the server's default.
+    public mutating func add(_ method: String, _ template: String, _ handler: Handler, maxBodyBytes: Int? = nil) {
         precondition(template.hasPrefix("/"), "route templates start with /")
         var node = root
         for segment in template.split(separator: "/", omittingEmptySubsequences: true) {
@@ -54,6 +60,10 @@ public struct Router: Sendable {
         }
         precondition(node.handlers[method] == nil, "route \(method) \(template) is defined twice")
         node.handlers[method] = handler
+        if let maxBodyBytes {
+            node.bodyLimits[method] = maxBodyBytes
+            largestBodyLimit = max(largestBodyLimit ?? 0, maxBodyBytes)
+        }
         routes.append((method, template))
     }
 
@@ -76,6 +86,13 @@ public struct Router: Sendable {
         var allowed = Set(node.handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allowed: allowed.sorted())
+    }
+
+    /// The body limit of the route a request goes to, when it has its own.
+    public func bodyLimit(method: String, path: Substring) -> Int? {
+        var parameters: [String: String] = [:]
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        return Self.find(segments[...], from: root, parameters: &parameters)?.bodyLimits[method]
     }
 
     /// The node with handlers that `segments` lead to. A literal segment is tried first; when the

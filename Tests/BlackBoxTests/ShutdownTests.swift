@@ -45,6 +45,6 @@ import TestSupport
             let closed = try await blocking { try client.waitForClose(timeout: .seconds(1)) }
             #expect(closed)
         }
-        #expect(service.text.contains("\"msg\":\"stopped\""))
+        #expect(try await blocking { service.waitForOutput(containing: "\"msg\":\"stopped\"") })
     }
 }

@@ -113,13 +113,15 @@ import TestSupport
     }
 
     /// The contract's role table, for the routes that exist.
-    @Test func theServiceDeclaresTheContractsRoles() throws {
+    @Test func theServiceDeclaresTheContractsRoles() async throws {
         let directory = try TemporaryDirectory()
         var configuration = ServiceConfiguration()
         configuration.dataDirectory = directory.path("data")
         let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
         defer { store.close() }
-        let routes = makeRoutes(store: store, localization: Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store), authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
+        let rules = try await Rules(repository: store, logger: Self.logger)
+        let routes = makeRoutes(store: store, localization: Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store),
+                                rules: rules, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
                                 sendLimiter: RateLimiter(rate: 10))
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
@@ -130,6 +132,13 @@ import TestSupport
         #expect(table["GET /v1/localization/{locale}"] == .role(.user))
         #expect(table["PUT /v1/localization/{locale}"] == .role(.admin))
         #expect(table["DELETE /v1/localization/{locale}/{key}"] == .role(.admin))
-        #expect(table.count == 8, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table["GET /v1/rules"] == .role(.moderator))
+        #expect(table["GET /v1/rules/{id}"] == .role(.moderator))
+        #expect(table["POST /v1/rules"] == .role(.admin))
+        #expect(table["PATCH /v1/rules/{id}"] == .role(.admin))
+        #expect(table["DELETE /v1/rules/{id}"] == .role(.admin))
+        #expect(table["POST /v1/rules/import"] == .role(.admin))
+        #expect(table["POST /v1/moderation/check"] == .role(.moderator))
+        #expect(table.count == 15, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

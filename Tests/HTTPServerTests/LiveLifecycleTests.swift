@@ -49,13 +49,14 @@ struct LiveLifecycleTests {
             let client = try await RawClient.connect(port: port)
             let started = clock.now
             try await client.send("GET /hel")
-            let response = try await client.readResponse(timeout: .seconds(2))
+            let response = try await client.readResponse(timeout: .seconds(5))
             expectProblem(response, status: 408, code: "request_timeout")
             #expect(response.header("Connection") == "close")
             #expect(await client.closesWithin(.seconds(1)))
             let elapsed = clock.now - started
             #expect(elapsed >= .milliseconds(250))
-            #expect(elapsed < .seconds(2))
+            // Far below the 10 s default: the configured timeout applied (with room for a loaded machine).
+            #expect(elapsed < .seconds(5))
         }
     }
 
@@ -86,7 +87,7 @@ struct LiveLifecycleTests {
                 }
             }
             #expect(status == 408)
-            #expect(clock.now - started < .seconds(2))
+            #expect(clock.now - started < .seconds(5))
         }
     }
 

@@ -7,6 +7,7 @@ public final class ServiceProcess: @unchecked Sendable {
     public private(set) var port = 0
     private final class Output: Sendable {
         let bytes = Mutex<[UInt8]>([])
+        let ended = Atomic<Bool>(false)
     }
 
     private let output = Output()
@@ -61,6 +62,7 @@ public final class ServiceProcess: @unchecked Sendable {
         let output = self.output
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
+            if data.isEmpty { output.ended.store(true, ordering: .releasing) }
             output.bytes.withLock { $0.append(contentsOf: data) }
         }
         try process.run()
@@ -92,16 +94,33 @@ public final class ServiceProcess: @unchecked Sendable {
 
     public func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
 
+    /// Waits until the output contains `needle` (output is read as it comes, so a line written
+    /// just before exit may still be on its way).
+    public func waitForOutput(containing needle: String, timeout: Duration = .seconds(5)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if text.contains(needle) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return text.contains(needle)
+    }
+
     public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
-    /// Waits for the process to exit; nil if it is still running at the deadline.
+    /// Waits for the process to exit, and for what it wrote to be read; nil if it is still
+    /// running at the deadline.
     public func waitForExit(timeout: Duration) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }
-        return process.isRunning ? nil : process.terminationStatus
+        guard !process.isRunning else { return nil }
+        let drained = ContinuousClock.now + .seconds(2)
+        while !output.ended.load(ordering: .acquiring) && ContinuousClock.now < drained {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return process.terminationStatus
     }
 }

@@ -1,0 +1,28 @@
+import BouncerIdentity
+import HTTPServer
+
+/// `limit` and `cursor` of list endpoints: limit 1-200 (default 50); the cursor is opaque to
+/// clients (base64url of the last key seen).
+enum Pagination {
+    static let defaultLimit = 50
+    static let maxLimit = 200
+
+    static func limit(_ request: Request) throws(HTTPError) -> Int {
+        guard let text = request.query("limit") else { return defaultLimit }
+        guard let limit = Int(text), (1...maxLimit).contains(limit) else {
+            throw .badRequest("invalid_field", "`limit` must be a whole number from 1 to \(maxLimit).")
+        }
+        return limit
+    }
+
+    static func after(_ request: Request) throws(HTTPError) -> String? {
+        guard let cursor = request.query("cursor"), !cursor.isEmpty else { return nil }
+        guard cursor.utf8.count <= 512, let bytes = Base64URL.decode(Array(cursor.utf8)),
+              let key = String(validating: bytes, as: UTF8.self) else {
+            throw .badRequest("invalid_cursor", "`cursor` is not one this service gave out.")
+        }
+        return key
+    }
+
+    static func cursor(after key: String) -> String { Base64URL.encode(Array(key.utf8)) }
+}

@@ -1,0 +1,52 @@
+import BouncerModeration
+import BouncerStore
+import Synchronization
+
+/// The rules in force: compiled from the store at start, and compiled again and swapped in
+/// whole after every change, before the change is answered, so the next message sees it.
+final class Rules: Sendable {
+    let engine: RuleEngine
+    let repository: any RuleRepository
+    private let appliedSequence: Mutex<UInt64>
+    private let logger: Logger
+
+    init(repository: any RuleRepository, logger: Logger) async throws {
+        let snapshot = try await repository.allRules()
+        let set = try Self.compile(snapshot.rules, logger: logger)
+        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
+        self.engine = RuleEngine(set)
+        self.repository = repository
+        self.appliedSequence = Mutex(snapshot.sequence)
+        self.logger = logger
+    }
+
+    /// Compiles the rules a committed change left, and swaps them in unless a later change
+    /// already was.
+    func apply(_ snapshot: RuleSnapshot) throws(CompiledRuleSet.Refusal) {
+        let set = try Self.compile(snapshot.rules, logger: logger)
+        appliedSequence.withLock { applied in
+            guard snapshot.sequence > applied else { return }
+            applied = snapshot.sequence
+            engine.replace(with: set)
+        }
+        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
+    }
+
+    static func compile(_ stored: [StoredRule], logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
+        try CompiledRuleSet.compile(stored.compactMap { rule in
+            guard let definition = definition(rule) else {
+                logger.warn("stored rule skipped", ["rule_id": .string(rule.id), "reason": .string("unknown kind or action")])
+                return nil
+            }
+            return definition
+        })
+    }
+
+    static func definition(_ rule: StoredRule) -> RuleDefinition? {
+        guard let kind = RuleKind(rawValue: rule.kind) else { return nil }
+        let action = rule.action.flatMap(RuleAction.init(rawValue:))
+        guard (kind == .allow) == (action == nil) else { return nil }
+        return RuleDefinition(id: rule.id, name: rule.name, kind: kind, pattern: rule.pattern, action: action,
+                              channels: rule.channels, enabled: rule.enabled, priority: rule.priority)
+    }
+}

@@ -1,0 +1,316 @@
+import BouncerIdentity
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// `/v1/rules` and `/v1/moderation/check`.
+struct RulesRoutes: Sendable {
+    let rules: Rules
+    let maxMessageLength: @Sendable () -> Int
+
+    static let maxImportRules = 100_000
+    static let importBodyLimit = 32 * 1024 * 1024
+    static let maxReportedErrors = 1000
+    static let maxNameLength = 200
+    static let maxChannels = 100
+
+    struct RuleJSON: Encodable {
+        var id, name, kind, pattern: String
+        var action: String?
+        var channels: [String]
+        var enabled: Bool
+        var priority: Int
+        var created_at, updated_at, created_by: String
+
+        init(_ rule: StoredRule) {
+            id = rule.id; name = rule.name; kind = rule.kind; pattern = rule.pattern; action = rule.action
+            channels = rule.channels; enabled = rule.enabled; priority = rule.priority
+            created_at = rule.createdAt; updated_at = rule.updatedAt; created_by = rule.createdBy
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, kind, pattern, action, channels, enabled, priority, created_at, updated_at, created_by
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(pattern, forKey: .pattern)
+            try container.encode(action, forKey: .action)  // null for allow rules
+            try container.encode(channels, forKey: .channels)
+            try container.encode(enabled, forKey: .enabled)
+            try container.encode(priority, forKey: .priority)
+            try container.encode(created_at, forKey: .created_at)
+            try container.encode(updated_at, forKey: .updated_at)
+            try container.encode(created_by, forKey: .created_by)
+        }
+    }
+
+    struct RuleList: Encodable {
+        var rules: [RuleJSON]
+        var next_cursor: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(rules, forKey: .rules)
+            try container.encode(next_cursor, forKey: .next_cursor)
+        }
+
+        enum CodingKeys: String, CodingKey { case rules, next_cursor }
+    }
+
+    /// A rule as a client sends it; every field optional, so one type serves create and update.
+    struct RuleInput: Decodable {
+        var name: String?
+        var kind: String?
+        var pattern: String?
+        var action: String?
+        var channels: [String]?
+        var enabled: Bool?
+        var priority: Int?
+    }
+
+    struct ImportInput: Decodable {
+        var rules: [RuleInput]
+    }
+
+    func register(in routes: inout Routes) {
+        let rules = self.rules
+        let maxMessageLength = self.maxMessageLength
+        routes.add("GET", "/v1/rules", .moderator) { request, _ in
+            var query = RuleQuery(limit: try Pagination.limit(request) + 1)
+            query.after = try Pagination.after(request)
+            if let kind = request.query("kind") { query.kind = try Self.kind(kind).rawValue }
+            if let action = request.query("action") { query.action = try Self.action(action).rawValue }
+            if let enabled = request.query("enabled") {
+                guard let value = Bool(enabled) else { throw HTTPError.badRequest("invalid_field", "`enabled` must be true or false.") }
+                query.enabled = value
+            }
+            if let text = request.query("q"), !text.isEmpty {
+                guard text.count <= 200 else { throw HTTPError.badRequest("invalid_field", "`q` is longer than 200 characters.") }
+                query.text = text
+            }
+            var found = try await rules.repository.rules(query)
+            var next: String?
+            if found.count == query.limit {
+                found.removeLast()
+                next = found.last.map { Pagination.cursor(after: $0.id) }
+            }
+            return try Response.encoded(RuleList(rules: found.map(RuleJSON.init), next_cursor: next))
+        }
+        routes.add("POST", "/v1/rules", .admin) { request, identity in
+            let input = try request.decodeJSON(RuleInput.self)
+            let now = Timestamp.now()
+            let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
+            let snapshot = try await rules.repository.insertRules([rule])
+            try Self.apply(snapshot, rules)
+            return try Response.encoded(RuleJSON(rule), status: .created)
+        }
+        routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
+            guard let rule = try await rules.repository.rule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+            return try Response.encoded(RuleJSON(rule))
+        }
+        routes.add("PATCH", "/v1/rules/{id}", .admin) { request, identity in
+            let input = try request.decodeJSON(RuleInput.self)
+            guard let existing = try await rules.repository.rule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+            let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
+            guard let snapshot = try await rules.repository.updateRule(rule) else { throw Self.notFound }
+            try Self.apply(snapshot, rules)
+            return try Response.encoded(RuleJSON(rule))
+        }
+        routes.add("DELETE", "/v1/rules/{id}", .admin) { request, _ in
+            guard let snapshot = try await rules.repository.deleteRule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+            try Self.apply(snapshot, rules)
+            return Response(status: .noContent)
+        }
+        routes.add("POST", "/v1/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
+            let imported = try Self.importedRules(request, by: identity.userID)
+            let snapshot = try await rules.repository.insertRules(imported)
+            try Self.apply(snapshot, rules)
+            return try Response.encoded(["imported": imported.count], status: .created)
+        }
+        routes.add("POST", "/v1/moderation/check", .moderator) { request, _ in
+            struct CheckInput: Decodable {
+                var text: String
+                var channel_id: String?
+            }
+            let input = try request.decodeJSON(CheckInput.self)
+            try MessageText.validate(input.text, maxLength: maxMessageLength())
+            let verdict = rules.engine.check(input.text, channel: input.channel_id)
+            return try Response.encoded(CheckResult(verdict))
+        }
+    }
+
+    static let notFound = HTTPError(.notFound, code: "rule_not_found", detail: "There is no such rule.")
+
+    private static func apply(_ snapshot: RuleSnapshot, _ rules: Rules) throws(HTTPError) {
+        do {
+            try rules.apply(snapshot)
+        } catch {
+            throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)")
+        }
+    }
+
+    static func kind(_ text: String) throws(HTTPError) -> RuleKind {
+        guard let kind = RuleKind(rawValue: text) else {
+            throw .badRequest("invalid_field", "`kind` must be one of \(RuleKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return kind
+    }
+
+    static func action(_ text: String) throws(HTTPError) -> RuleAction {
+        guard let action = RuleAction(rawValue: text) else {
+            throw .badRequest("invalid_field", "`action` must be one of \(RuleAction.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return action
+    }
+
+    /// A complete, checked rule from a client's fields over `base` (for an update).
+    static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String) throws(HTTPError) -> StoredRule {
+        guard let kindText = input.kind ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.") }
+        let kind = try kind(kindText)
+        guard let pattern = input.pattern ?? base?.pattern else { throw HTTPError.badRequest("invalid_field", "`pattern` is required.") }
+        var action: RuleAction?
+        if kind != .allow {
+            guard let actionText = input.action ?? base?.action else {
+                throw HTTPError.badRequest("invalid_field", "`action` is required for \(kind.rawValue) rules.")
+            }
+            action = try Self.action(actionText)
+        } else if input.action != nil {
+            throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.")
+        }
+        let name = input.name ?? base?.name ?? String(pattern.prefix(100))
+        guard name.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.") }
+        let channels = input.channels ?? base?.channels ?? ["*"]
+        guard !channels.isEmpty, channels.count <= maxChannels, channels.allSatisfy(ChannelPattern.isValid) else {
+            throw HTTPError.badRequest("invalid_field", "`channels` must hold 1-\(maxChannels) channel ids or patterns like `messaging:*`.")
+        }
+        let priority = input.priority ?? base?.priority ?? 0
+        guard (-1_000_000...1_000_000).contains(priority) else {
+            throw HTTPError.badRequest("invalid_field", "`priority` must be from -1000000 to 1000000.")
+        }
+        do {
+            try PatternCompiler.validate(kind: kind, pattern: pattern)
+        } catch {
+            throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
+                            extensions: [("reason", JSONText.quoted(error.reason))])
+        }
+        return StoredRule(id: id, name: name, kind: kind.rawValue, pattern: pattern, action: action?.rawValue, channels: channels,
+                          enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
+                          createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)
+    }
+
+    /// The rules of an import, all checked: JSON `{"rules":[...]}` or one pattern a line with
+    /// `kind` and `action` in the query. Any refused rule refuses the whole import.
+    static func importedRules(_ request: Request, by actor: String) throws(HTTPError) -> [StoredRule] {
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        var inputs: [(position: Int, input: RuleInput)] = []
+        let positionName: String
+        if contentType.hasPrefix("text/plain") {
+            positionName = "line"
+            let kind = request.query("kind") ?? "word"
+            let action = request.query("action")
+            guard let text = String(validating: request.body, as: UTF8.self) else {
+                throw HTTPError.badRequest("invalid_body", "The body is not UTF-8 text.")
+            }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let pattern = String(line.hasSuffix("\r") ? line.dropLast() : line).trimmingCharacters(in: .whitespaces)
+                guard !pattern.isEmpty, !pattern.hasPrefix("#") else { continue }
+                inputs.append((index + 1, RuleInput(name: nil, kind: kind, pattern: pattern, action: action)))
+                if inputs.count > maxImportRules { break }
+            }
+        } else {
+            positionName = "index"
+            inputs = try request.decodeJSON(ImportInput.self).rules.enumerated().map { ($0.offset, $0.element) }
+        }
+        guard !inputs.isEmpty else { throw HTTPError.badRequest("invalid_field", "There are no rules to import.") }
+        guard inputs.count <= maxImportRules else {
+            throw HTTPError.badRequest("too_many_rules", "One import takes at most \(maxImportRules) rules.")
+        }
+        let now = Timestamp.now()
+        var accepted: [StoredRule] = []
+        accepted.reserveCapacity(inputs.count)
+        var refusals: [String] = []
+        var refusedCount = 0
+        for (position, input) in inputs {
+            do {
+                accepted.append(try validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: actor))
+            } catch {
+                refusedCount += 1
+                if refusals.count < maxReportedErrors {
+                    refusals.append("{\"\(positionName)\":\(position),\"pattern\":\(JSONText.quoted(input.pattern ?? "")),"
+                        + "\"reason\":\(JSONText.quoted(error.detail))}")
+                }
+            }
+        }
+        guard refusals.isEmpty else {
+            throw HTTPError(.unprocessableContent, code: "import_refused",
+                            detail: "\(refusedCount) of \(inputs.count) rules cannot be used; nothing was imported.",
+                            extensions: [("errors", "[" + refusals.joined(separator: ",") + "]"), ("refused", String(refusedCount))])
+        }
+        return accepted
+    }
+}
+
+/// What `POST /v1/moderation/check` answers.
+struct CheckResult: Encodable {
+    var action: String
+    var rules: [VerdictRule]
+    var masked_text: String?
+
+    init(_ verdict: Verdict) {
+        action = verdict.action?.rawValue ?? "none"
+        rules = verdict.rules.map(VerdictRule.init)
+        masked_text = verdict.maskedText
+    }
+}
+
+/// A matching rule as `moderation.rules` shows it.
+struct VerdictRule: Encodable {
+    var id: String
+    var name: String
+    var kind: String
+    var action: String?
+    var matched: [MatchSpan]
+
+    init(_ match: Verdict.RuleMatch) {
+        id = match.ruleID
+        name = match.name
+        kind = match.kind.rawValue
+        action = match.action?.rawValue
+        matched = match.matched
+    }
+}
+
+enum ChannelPattern {
+    /// A channel id (1-64 of `[A-Za-z0-9_:.!-]`) with `*` allowed as a wildcard.
+    static func isValid(_ pattern: String) -> Bool {
+        let bytes = pattern.utf8
+        guard !bytes.isEmpty, bytes.count <= 64 else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "-"), UInt8(ascii: "*"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}
+
+/// The checks every message text passes: 1 to `maxLength` characters, not blank.
+enum MessageText {
+    static func validate(_ text: String, maxLength: Int) throws(HTTPError) {
+        let count = text.unicodeScalars.count
+        guard count >= 1, count <= maxLength else {
+            throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.")
+        }
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }) else {
+            throw HTTPError.badRequest("invalid_field", "`text` is blank.")
+        }
+    }
+}

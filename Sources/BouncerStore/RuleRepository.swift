@@ -1,0 +1,169 @@
+import Foundation
+
+/// A rule as stored. Kinds and actions are the strings of the API; the store checks them.
+public struct StoredRule: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var kind: String
+    public var pattern: String
+    public var action: String?
+    public var channels: [String]
+    public var enabled: Bool
+    public var priority: Int
+    public var createdAt: String
+    public var updatedAt: String
+    public var createdBy: String
+
+    public init(id: String, name: String, kind: String, pattern: String, action: String?, channels: [String],
+                enabled: Bool, priority: Int, createdAt: String, updatedAt: String, createdBy: String) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.pattern = pattern
+        self.action = action
+        self.channels = channels
+        self.enabled = enabled
+        self.priority = priority
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.createdBy = createdBy
+    }
+}
+
+public struct RuleQuery: Sendable {
+    public var kind: String?
+    public var action: String?
+    public var enabled: Bool?
+    /// Searched in names and patterns.
+    public var text: String?
+    /// Rules after this id.
+    public var after: String?
+    public var limit: Int
+
+    public init(kind: String? = nil, action: String? = nil, enabled: Bool? = nil, text: String? = nil, after: String? = nil, limit: Int = 50) {
+        self.kind = kind
+        self.action = action
+        self.enabled = enabled
+        self.text = text
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// Every rule as a change left them, numbered in commit order.
+public struct RuleSnapshot: Sendable {
+    public var sequence: UInt64
+    public var rules: [StoredRule]
+}
+
+public protocol RuleRepository: Sendable {
+    func allRules() async throws -> RuleSnapshot
+    func rules(_ query: RuleQuery) async throws -> [StoredRule]
+    func rule(id: String) async throws -> StoredRule?
+    /// Inserts every rule in one transaction, or none.
+    func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot
+    /// Nil when there is no such rule.
+    func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot?
+    func deleteRule(id: String) async throws -> RuleSnapshot?
+}
+
+extension SQLiteStore: RuleRepository {
+    static let ruleColumns = "id, name, kind, pattern, action, channels, enabled, priority, created_at, updated_at, created_by"
+
+    public func allRules() async throws -> RuleSnapshot {
+        let sequence = changeSequence
+        return try await writer.write { database in
+            RuleSnapshot(sequence: sequence.current, rules: try Self.readAllRules(database))
+        }
+    }
+
+    public func rules(_ query: RuleQuery) async throws -> [StoredRule] {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        if let kind = query.kind { conditions.append("kind = ?"); arguments.append(.text(kind)) }
+        if let action = query.action { conditions.append("action = ?"); arguments.append(.text(action)) }
+        if let enabled = query.enabled { conditions.append("enabled = ?"); arguments.append(.integer(enabled ? 1 : 0)) }
+        if let text = query.text {
+            let like = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append("(name LIKE ? ESCAPE '\\' OR pattern LIKE ? ESCAPE '\\')")
+            arguments.append(contentsOf: [.text(like), .text(like)])
+        }
+        if let after = query.after { conditions.append("id > ?"); arguments.append(.text(after)) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments.append(.integer(Int64(query.limit)))
+        let sql = "SELECT \(Self.ruleColumns) FROM rules \(filter) ORDER BY id LIMIT ?"
+        let bound = arguments
+        return try await readers.read { database in try database.fetchAll(sql, bound).map(Self.storedRule) }
+    }
+
+    public func rule(id: String) async throws -> StoredRule? {
+        try await readers.read { database in
+            try database.fetchOne("SELECT \(Self.ruleColumns) FROM rules WHERE id = ?", [.text(id)]).map(Self.storedRule)
+        }
+    }
+
+    public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot {
+        let sequence = changeSequence
+        return try await writer.write { database in
+            let statement = try database.cachedStatement(
+                "INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for rule in rules {
+                try statement.bind(Self.values(rule))
+                while try statement.step() {}
+            }
+            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+        }
+    }
+
+    public func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot? {
+        let sequence = changeSequence
+        return try await writer.write { database in
+            try database.execute(
+                """
+                UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
+                    updated_at = ? WHERE id = ?
+                """,
+                [.text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
+                 .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
+                 .text(rule.updatedAt), .text(rule.id)])
+            guard database.changes > 0 else { return nil }
+            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+        }
+    }
+
+    public func deleteRule(id: String) async throws -> RuleSnapshot? {
+        let sequence = changeSequence
+        return try await writer.write { database in
+            try database.execute("DELETE FROM rules WHERE id = ?", [.text(id)])
+            guard database.changes > 0 else { return nil }
+            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+        }
+    }
+
+    private static func readAllRules(_ database: Database) throws -> [StoredRule] {
+        try database.fetchAll("SELECT \(ruleColumns) FROM rules ORDER BY id").map(storedRule)
+    }
+
+    private static func values(_ rule: StoredRule) -> [DatabaseValue] {
+        [.text(rule.id), .text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
+         .text(encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
+         .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
+    }
+
+    private static func storedRule(_ row: Row) -> StoredRule {
+        StoredRule(id: row.get("id") ?? "", name: row.get("name") ?? "", kind: row.get("kind") ?? "",
+                   pattern: row.get("pattern") ?? "", action: row.get("action"),
+                   channels: decodeChannels(row.get("channels") ?? "[]"), enabled: row.get("enabled") ?? true,
+                   priority: row.get("priority") ?? 0, createdAt: row.get("created_at") ?? "",
+                   updatedAt: row.get("updated_at") ?? "", createdBy: row.get("created_by") ?? "")
+    }
+
+    static func encodeChannels(_ channels: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(channels), as: UTF8.self)) ?? "[\"*\"]"
+    }
+
+    static func decodeChannels(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? ["*"]
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct RulesTests {
+    struct Tokens {
+        var admin: String
+        var moderator: String
+        var user: String
+
+        init(data: String) throws {
+            func mint(_ role: String) throws -> String {
+                try ServiceProcess.run(["token", "--user", "\(role)-1", "--role", role, "--data-dir", data]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            admin = try mint("admin")
+            moderator = try mint("moderator")
+            user = try mint("user")
+        }
+    }
+
+    static func json(_ token: String, _ extra: [String: String] = [:]) -> [String: String] {
+        ["Authorization": "Bearer \(token)", "Content-Type": "application/json"].merging(extra) { $1 }
+    }
+
+    static func check(_ client: RawHTTPClient, _ token: String, _ text: String) throws -> [String: Any] {
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["text": text]), as: UTF8.self)
+        return try client.request("POST", "/v1/moderation/check", headers: json(token), body: body).json ?? [:]
+    }
+
+    @Test func rulesLiveFromCreationToDeletion() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            var service = try ServiceProcess(arguments: ["--data-dir", data])
+            var client = try service.client()
+
+            let created = try client.request("POST", "/v1/rules", headers: Self.json(tokens.admin),
+                                             body: #"{"name":"profanity","kind":"word","pattern":"fuck","action":"bounce"}"#)
+            #expect(created.status == 201)
+            let rule = try #require(created.json)
+            let id = try #require(rule["id"] as? String)
+            #expect(id.count == 26)
+            #expect(rule["channels"] as? [String] == ["*"])
+            #expect(rule["enabled"] as? Bool == true)
+            #expect(rule["created_by"] as? String == "admin-1")
+
+            let verdict = try Self.check(client, tokens.moderator, "well f.u.c.k that")
+            #expect(verdict["action"] as? String == "bounce")
+            let matchedRule = try #require((verdict["rules"] as? [[String: Any]])?.first)
+            #expect(matchedRule["id"] as? String == id)
+            let span = try #require((matchedRule["matched"] as? [[String: Any]])?.first)
+            #expect(span["text"] as? String == "f.u.c.k")
+            #expect(span["start"] as? Int == 5 && span["end"] as? Int == 12)
+            #expect(span["utf16_start"] as? Int == 5 && span["utf16_end"] as? Int == 12)
+            #expect(try Self.check(client, tokens.moderator, "nothing to see")["action"] as? String == "none")
+
+            // Roles: users cannot check, moderators cannot write.
+            #expect(try client.request("POST", "/v1/moderation/check", headers: Self.json(tokens.user), body: #"{"text":"x"}"#).status == 403)
+            #expect(try client.request("POST", "/v1/rules", headers: Self.json(tokens.moderator),
+                                       body: #"{"kind":"word","pattern":"x","action":"flag"}"#).status == 403)
+            #expect(try client.request("GET", "/v1/rules/\(id)", headers: Self.json(tokens.moderator)).status == 200)
+
+            // Disabled, the rule stops matching; rule changes apply to the next message.
+            let patched = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"enabled":false}"#)
+            #expect(patched.status == 200 && patched.json?["enabled"] as? Bool == false)
+            #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "none")
+            _ = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"enabled":true,"action":"remove"}"#)
+            #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "remove")
+
+            // Loaded again at start.
+            service.signal(SIGTERM)
+            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            service = try ServiceProcess(arguments: ["--data-dir", data])
+            client = try service.client()
+            #expect(try Self.check(client, tokens.moderator, "FUUUCK")["action"] as? String == "remove")
+
+            #expect(try client.request("DELETE", "/v1/rules/\(id)", headers: Self.json(tokens.admin)).status == 204)
+            #expect(try client.request("GET", "/v1/rules/\(id)", headers: Self.json(tokens.admin)).status == 404)
+            #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "none")
+        }
+    }
+
+    @Test func unusableRulesAreRefused() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            let service = try ServiceProcess(arguments: ["--data-dir", data])
+            let client = try service.client()
+            let post = { (body: String) throws -> RawResponse in try client.request("POST", "/v1/rules", headers: Self.json(tokens.admin), body: body) }
+
+            let backreference = try post(#"{"kind":"regex","pattern":"(a)\\1","action":"flag"}"#)
+            #expect(backreference.status == 422)
+            #expect(backreference.json?["code"] as? String == "invalid_pattern")
+            #expect((backreference.json?["reason"] as? String)?.contains("Back-references") == true)
+            #expect(try post(#"{"kind":"regex","pattern":"\#(String(repeating: "a", count: 513))","action":"flag"}"#).status == 422)
+            #expect(try post(#"{"kind":"regex","pattern":"foo(?=bar)","action":"flag"}"#).status == 422)
+            #expect(try post(#"{"kind":"spell","pattern":"x","action":"flag"}"#).status == 400)
+            #expect(try post(#"{"kind":"word","pattern":"x","action":"explode"}"#).status == 400)
+            #expect(try post(#"{"kind":"word","pattern":"x"}"#).status == 400)
+            #expect(try post(#"{"kind":"allow","pattern":"x","action":"flag"}"#).status == 400)
+            #expect(try post(#"{"kind":"word","pattern":"x","action":"flag","channels":["bad channel"]}"#).status == 400)
+            let list = try client.request("GET", "/v1/rules", headers: Self.json(tokens.admin))
+            #expect((list.json?["rules"] as? [Any])?.isEmpty == true)
+            #expect(try client.request("GET", "/v1/rules?limit=0", headers: Self.json(tokens.admin)).status == 400)
+            #expect(try client.request("GET", "/v1/rules?cursor=%25%25", headers: Self.json(tokens.admin)).status == 400)
+        }
+    }
+
+    @Test func importsAreAllOrNothingAndListsPage() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            let service = try ServiceProcess(arguments: ["--data-dir", data])
+            let client = try service.client()
+            let text = ["# a comment", ""] + (0..<1000).map { "badword\($0)" }
+            let imported = try client.request("POST", "/v1/rules/import?kind=word&action=bounce_flag",
+                                              headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
+                                              body: text.joined(separator: "\n"))
+            #expect(imported.status == 201)
+            #expect(imported.json?["imported"] as? Int == 1000)
+            #expect(try Self.check(client, tokens.moderator, "you BADWORD999")["action"] as? String == "bounce_flag")
+
+            let refused = try client.request("POST", "/v1/rules/import?kind=regex&action=flag",
+                                             headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
+                                             body: "fine\\d+\n(x)\\1\nalso fine\n(?<=y)z\n")
+            #expect(refused.status == 422)
+            #expect(refused.json?["code"] as? String == "import_refused")
+            let errors = try #require(refused.json?["errors"] as? [[String: Any]])
+            #expect(errors.compactMap { $0["line"] as? Int } == [2, 4])
+
+            // JSON, over the default 1 MiB body limit.
+            let many = (0..<15_000).map { #"{"kind":"word","pattern":"longerimportedword\#($0)","action":"flag","name":"imported rule number \#($0)"}"# }
+            let body = #"{"rules":["# + many.joined(separator: ",") + "]}"
+            #expect(body.utf8.count > 1024 * 1024)
+            let large = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin), body: body)
+            #expect(large.status == 201)
+            let badJSON = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin),
+                                             body: #"{"rules":[{"kind":"word","pattern":"ok","action":"flag"},{"kind":"word","pattern":"***","action":"flag"}]}"#)
+            #expect(badJSON.status == 422)
+            #expect((badJSON.json?["errors"] as? [[String: Any]])?.first?["index"] as? Int == 1)
+
+            // Pages: every rule once, in order.
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let path = "/v1/rules?kind=word&limit=200" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try client.request("GET", path, headers: Self.json(tokens.moderator))
+                #expect(page.status == 200)
+                seen += (page.json?["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+                cursor = page.json?["next_cursor"] as? String
+            } while cursor != nil && seen.count < 20_000
+            #expect(seen.count == 16_000)
+            #expect(Set(seen).count == 16_000)
+            #expect(seen == seen.sorted())
+            let searched = try client.request("GET", "/v1/rules?q=number%2014999", headers: Self.json(tokens.moderator))
+            #expect((searched.json?["rules"] as? [[String: Any]])?.count == 1)
+            let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator))
+            #expect((flags.json?["rules"] as? [[String: Any]])?.count == 5)
+        }
+    }
+
+    @Test func maskedTextForMaskFlag() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            let service = try ServiceProcess(arguments: ["--data-dir", data])
+            let client = try service.client()
+            _ = try client.request("POST", "/v1/rules", headers: Self.json(tokens.admin),
+                                   body: #"{"kind":"regex","pattern":"\\d{3}-\\d{4}","action":"mask_flag"}"#)
+            let verdict = try Self.check(client, tokens.moderator, "call 555-1234 now")
+            #expect(verdict["action"] as? String == "mask_flag")
+            #expect(verdict["masked_text"] as? String == "call ******** now")
+            #expect(try client.request("POST", "/v1/moderation/check", headers: Self.json(tokens.moderator), body: #"{"text":"   "}"#).status == 400)
+            let long = String(repeating: "a", count: 5001)
+            #expect(try client.request("POST", "/v1/moderation/check", headers: Self.json(tokens.moderator), body: #"{"text":"\#(long)"}"#).status == 400)
+        }
+    }
+}
