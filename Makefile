@@ -10,7 +10,7 @@ BENCH_PACKAGES := wrk nginx-light curl
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
 	@echo "make test          build and run every test (unit and black-box)"
-	@echo "make bench         measure GET /healthz against nginx"
+	@echo "make bench         measure GET /healthz against nginx, and the rules engine against a naive matcher"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
 deps:
@@ -36,6 +36,8 @@ test: deps
 bench: release
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	scripts/bench-healthz.sh
+	@echo "== rules engine, one core"
+	.build/release/RulesBenchmark
 
 docker-smoke:
 	bash docker/smoke-test.sh
