@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import CVectorscan
 import Synchronization
 
@@ -39,15 +40,7 @@ public final class CompiledRuleSet: Sendable {
     /// Compiles the enabled rules. Throws the first rule whose pattern cannot be used.
     public static func compile(_ rules: [RuleDefinition]) throws(Refusal) -> CompiledRuleSet {
         let started = ContinuousClock.now
-        var entries: [Entry] = []
-        entries.reserveCapacity(rules.count)
-        for (index, rule) in rules.enumerated() where rule.enabled {
-            do {
-                entries.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rule.kind, pattern: rule.pattern)))
-            } catch {
-                throw Refusal(index: index, ruleID: rule.id, reason: error.reason)
-            }
-        }
+        let entries = try prepare(rules)
         var wordsIDs: [Int] = [], foldedIDs: [Int] = [], regexIDs: [Int] = []
         var wordsLiterals: [[UInt8]] = [], foldedLiterals: [[UInt8]] = [], regexes: [String] = []
         for (id, entry) in entries.enumerated() {
@@ -94,6 +87,41 @@ public final class CompiledRuleSet: Sendable {
         self.regexIDs = regexIDs
         self.compileDuration = duration
         self.scratch = ScratchPool(databases: words.map(\.database) + [folded, regex].compactMap { $0 })
+    }
+
+    /// Every enabled rule's pattern, prepared on all cores (normalizing 100,000 patterns one
+    /// by one would take a good part of the compile time).
+    private static func prepare(_ rules: [RuleDefinition]) throws(Refusal) -> [Entry] {
+        let chunkCount = rules.count < 2000 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let chunkSize = (rules.count + chunkCount - 1) / max(1, chunkCount)
+        let results = Mutex<[Int: Result<[Entry], Refusal>]>([:])
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var prepared: [Entry] = []
+            var refusal: Refusal?
+            for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled {
+                do {
+                    prepared.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rules[index].kind, pattern: rules[index].pattern)))
+                } catch let error as PatternError {
+                    refusal = Refusal(index: index, ruleID: rules[index].id, reason: error.reason)
+                    break
+                } catch {
+                    refusal = Refusal(index: index, ruleID: rules[index].id, reason: "\(error)")
+                    break
+                }
+            }
+            let result: Result<[Entry], Refusal> = refusal.map { .failure($0) } ?? .success(prepared)
+            results.withLock { $0[chunk] = result }
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(rules.count)
+        for chunk in 0..<chunkCount {
+            switch results.withLock({ $0[chunk] }) {
+            case .success(let prepared)?: entries.append(contentsOf: prepared)
+            case .failure(let refusal)?: throw refusal
+            case nil: break
+            }
+        }
+        return entries
     }
 
     /// Literals per shard of the words database. Compiling grows with the number of literals
