@@ -17,7 +17,7 @@ enum WordsBuilder {
     /// look its type up at run time on every message): the bytes `start..<end` of the
     /// leet-read buffer, the separator bytes after it, and 1 when those include a line break.
     private struct Tokens {
-        var storage: [Int32] = []
+        private(set) var storage: [Int32] = []
 
         init(capacity: Int) { storage.reserveCapacity(capacity * 4) }
 
@@ -124,18 +124,24 @@ enum WordsBuilder {
         var ends = [Int32](repeating: 0, count: capacity)
         var runs = [UInt16](repeating: 0, count: capacity)
         var written = 0
+        bytes.withUnsafeBufferPointer { bytes in
+        origin.withUnsafeBufferPointer { origin in
+        tokens.storage.withUnsafeBufferPointer { tokenFields in
         words.withUnsafeMutableBufferPointer { words in
         starts.withUnsafeMutableBufferPointer { starts in
         ends.withUnsafeMutableBufferPointer { ends in
         runs.withUnsafeMutableBufferPointer { runs in
+            @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
+            @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
+            let tokenCount = tokenFields.count / 4
             var index = 0
-            while index < tokens.count {
+            while index < tokenCount {
                 // A stretch of single letters with short separators: one word.
                 var last = index
-                if tokens.length(index) == 1 {
-                    while last + 1 < tokens.count, tokens.length(last + 1) == 1,
-                          tokens.separatorAfter(last) <= maxJoinedSeparator, !tokens.lineBreakAfter(last),
-                          isLetter(bytes[tokens.start(last)]) {
+                if end(index) - start(index) == 1 {
+                    while last + 1 < tokenCount, end(last + 1) - start(last + 1) == 1,
+                          Int(tokenFields[last * 4 + 2]) <= maxJoinedSeparator, tokenFields[last * 4 + 3] == 0,
+                          isLetter(bytes[start(last)]) {
                         last += 1
                     }
                 }
@@ -143,19 +149,19 @@ enum WordsBuilder {
                 if written > 0 {
                     words[written] = 32
                     starts[written] = ends[written - 1]
-                    ends[written] = origin[tokens.start(index)]
+                    ends[written] = origin[start(index)]
                     runs[written] = 1
                     written += 1
                 }
                 let wordStart = written
                 for tokenIndex in index...last {
-                    var position = tokens.start(tokenIndex)
-                    let end = tokens.end(tokenIndex)
-                    while position < end {
+                    var position = start(tokenIndex)
+                    let tokenEnd = end(tokenIndex)
+                    while position < tokenEnd {
                         let byte = bytes[position]
                         var runEnd = position + 1
                         if byte < 0x80 {
-                            while runEnd < end && bytes[runEnd] == byte { runEnd += 1 }
+                            while runEnd < tokenEnd && bytes[runEnd] == byte { runEnd += 1 }
                         }
                         let run = runEnd - position
                         if byte < 0x80, written > wordStart, words[written - 1] == byte {
@@ -174,7 +180,7 @@ enum WordsBuilder {
                 }
                 index = last + 1
             }
-        }}}}
+        }}}}}}}
         words.removeLast(capacity - written)
         starts.removeLast(capacity - written)
         ends.removeLast(capacity - written)
