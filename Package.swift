@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "TestSupport"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -75,9 +75,14 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)
     let rules = try await Rules(repository: store, logger: logger)
-    let routes = makeRoutes(store: store, localization: localization, rules: rules,
+    let sendLimiter = RateLimiter(rate: configuration.sendRatePerUser)
+    var defaults = Settings()
+    defaults.send_rate_per_user = configuration.sendRatePerUser
+    defaults.default_locale = localization.catalog.defaultLocale
+    let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter)
+    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
-                            sendLimiter: RateLimiter(rate: configuration.sendRatePerUser))
+                            sendLimiter: sendLimiter)
     let events = ServerEvents(
         requestCompleted: { entry in
             logger.info("request", [
@@ -104,12 +109,14 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, authenticator: Authenticator,
-                sendLimiter: RateLimiter) -> Routes {
+func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings,
+                authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
     OperationsRoutes(health: store).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     LocalizationRoutes(localization: localization).register(in: &routes)
-    RulesRoutes(rules: rules, maxMessageLength: { 5000 }).register(in: &routes)
+    RulesRoutes(rules: rules, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
+    SettingsRoutes(settings: settings).register(in: &routes)
+    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization).register(in: &routes)
     return routes
 }

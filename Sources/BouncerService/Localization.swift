@@ -9,6 +9,7 @@ import Synchronization
 final class Localization: Sendable {
     private struct State {
         var sequence: UInt64
+        var apiOverrides: [String: [String: String]]
         var catalog: Catalog
     }
 
@@ -20,18 +21,26 @@ final class Localization: Sendable {
          defaultLocale: String, repository: any LocalizationOverrideRepository) {
         self.fileOverrides = fileOverrides
         self.repository = repository
-        state = Mutex(State(sequence: 0, catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides,
-                                                          defaultLocale: defaultLocale)))
+        state = Mutex(State(sequence: 0, apiOverrides: apiOverrides,
+                            catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides, defaultLocale: defaultLocale)))
     }
 
     var catalog: Catalog { state.withLock { $0.catalog } }
+
+    /// Rebuilds the catalog around another default locale (a setting admins change).
+    func setDefaultLocale(_ tag: String) {
+        state.withLock { state in
+            guard state.catalog.defaultLocale != tag else { return }
+            state.catalog = Catalog(fileOverrides: fileOverrides, apiOverrides: state.apiOverrides, defaultLocale: tag)
+        }
+    }
 
     /// Swaps in the overrides as a committed change left them, unless a later change already
     /// has been (two changes can finish in either order; the later commit wins).
     func apply(_ snapshot: OverrideSnapshot) {
         state.withLock { state in
             guard snapshot.sequence > state.sequence else { return }
-            state = State(sequence: snapshot.sequence, catalog: Catalog(
+            state = State(sequence: snapshot.sequence, apiOverrides: snapshot.overrides, catalog: Catalog(
                 fileOverrides: fileOverrides, apiOverrides: snapshot.overrides, defaultLocale: state.catalog.defaultLocale))
         }
     }

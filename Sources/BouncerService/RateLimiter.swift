@@ -17,9 +17,19 @@ final class RateLimiter: Sendable {
         var updated: UInt64
     }
 
-    let rate: Double
-    let burst: Double
+    private let rateBits: Atomic<UInt64>
+    private let fixedBurst: Double?
     let capacity: Int
+
+    /// Messages a second; 0 is no limit.
+    var rate: Double { Double(bitPattern: rateBits.load(ordering: .relaxed)) }
+    /// The most messages at once: twice the rate unless given.
+    var burst: Double { fixedBurst ?? rate * 2 }
+
+    /// Changes the rate from now on (buckets keep their tokens, capped at the new burst).
+    func setRate(_ rate: Double) {
+        rateBits.store(max(0, rate).bitPattern, ordering: .relaxed)
+    }
     private final class Shard: Sendable {
         let buckets = Mutex<[String: Bucket]>([:])
     }
@@ -29,8 +39,8 @@ final class RateLimiter: Sendable {
 
     /// `rate` 0 turns limiting off.
     init(rate: Double, burst: Double? = nil, capacity: Int = 100_000, shardCount: Int = 16) {
-        self.rate = rate
-        self.burst = burst ?? rate * 2
+        self.rateBits = Atomic(max(0, rate).bitPattern)
+        self.fixedBurst = burst
         self.capacity = capacity
         self.shardCapacity = max(1, capacity / shardCount)
         self.shards = (0..<shardCount).map { _ in Shard() }
@@ -39,6 +49,8 @@ final class RateLimiter: Sendable {
     var trackedKeys: Int { shards.reduce(0) { $0 + $1.buckets.withLock { $0.count } } }
 
     func take(_ key: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Decision {
+        let rate = self.rate
+        let burst = self.burst
         guard rate > 0 else { return .allowed }
         var hasher = Hasher()
         hasher.combine(key)
@@ -54,15 +66,14 @@ final class RateLimiter: Sendable {
             }
             bucket.tokens -= 1
             if buckets[key] == nil && buckets.count >= shardCapacity {
-                makeRoom(in: &buckets, now: now)
+                makeRoom(in: &buckets, now: now, refillTime: burst / rate)
             }
             buckets[key] = bucket
             return .allowed
         }
     }
 
-    private func makeRoom(in buckets: inout [String: Bucket], now: UInt64) {
-        let refillTime = burst / rate
+    private func makeRoom(in buckets: inout [String: Bucket], now: UInt64, refillTime: Double) {
         buckets = buckets.filter { Double(now &- $0.value.updated) / 1e9 < refillTime }
         guard buckets.count >= shardCapacity else { return }
         // Every bucket is in use: drop the least recently used eighth.

@@ -269,7 +269,7 @@ struct CheckResult: Encodable {
 }
 
 /// A matching rule as `moderation.rules` shows it.
-struct VerdictRule: Encodable {
+struct VerdictRule: Codable, Sendable, Equatable {
     var id: String
     var name: String
     var kind: String

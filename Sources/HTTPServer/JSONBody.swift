@@ -22,7 +22,8 @@ extension Request {
         }
     }
 
-    static func isJSON(_ contentType: String) -> Bool {
+    /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).
+    public static func isJSON(_ contentType: String) -> Bool {
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }

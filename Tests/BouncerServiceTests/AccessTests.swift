@@ -120,8 +120,10 @@ import TestSupport
         let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
         defer { store.close() }
         let rules = try await Rules(repository: store, logger: Self.logger)
-        let routes = makeRoutes(store: store, localization: Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store),
-                                rules: rules, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
+        let localization = Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store)
+        let limiter = RateLimiter(rate: 10)
+        let settings = try await LiveSettings(repository: store, defaults: Settings(), localization: localization, sendLimiter: limiter)
+        let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
                                 sendLimiter: RateLimiter(rate: 10))
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
@@ -139,6 +141,16 @@ import TestSupport
         #expect(table["DELETE /v1/rules/{id}"] == .role(.admin))
         #expect(table["POST /v1/rules/import"] == .role(.admin))
         #expect(table["POST /v1/moderation/check"] == .role(.moderator))
-        #expect(table.count == 15, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table["GET /v1/config"] == .role(.admin))
+        #expect(table["PATCH /v1/config"] == .role(.admin))
+        #expect(table["POST /v1/channels/{channel_id}/messages"] == .role(.user))
+        #expect(table["GET /v1/channels/{channel_id}/messages"] == .role(.user))
+        #expect(table["GET /v1/messages/{id}"] == .role(.user))
+        #expect(table["PATCH /v1/messages/{id}"] == .role(.user))
+        #expect(table["DELETE /v1/messages/{id}"] == .role(.user))
+        #expect(table["POST /v1/messages/{id}/resend"] == .role(.user))
+        #expect(table["GET /v1/messages/{id}/actions"] == .role(.user))
+        #expect(table["GET /v1/messages/{id}/revisions"] == .role(.moderator))
+        #expect(table.count == 25, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

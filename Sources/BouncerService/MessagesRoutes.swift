@@ -1,0 +1,384 @@
+import BouncerIdentity
+import BouncerLocalization
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// `/v1/channels/{channel_id}/messages` and `/v1/messages/{id}...`: sending, bouncing, Send
+/// Anyway, editing, deleting, and the actions a caller may take.
+struct MessagesRoutes: Sendable {
+    let store: any MessageRepository & FlagLookup
+    let rules: Rules
+    let settings: LiveSettings
+    let localization: Localization
+
+    static let maxCustomBytes = 5 * 1024
+
+    struct SendInput: Decodable {
+        var id: String?
+        var text: String
+        var parent_id: String?
+        var custom: AnyJSON?
+    }
+
+    struct EditInput: Decodable {
+        var text: String
+    }
+
+    /// What a verdict does to a message: its state, its text, and the system flag it files.
+    struct Outcome {
+        var state: String
+        var text: String
+        var originalText: String?
+        var bounceAction: String?
+        var flagRule: String?
+        var moderation: String?
+
+        init(_ verdict: Verdict, text: String) {
+            self.text = text
+            let deciding = verdict.decidingRule
+            switch verdict.action {
+            case nil: state = "delivered"
+            case .flag?:
+                state = "delivered"
+                flagRule = deciding?.ruleID
+            case .maskFlag?:
+                state = "delivered"
+                self.text = verdict.maskedText ?? text
+                originalText = text
+                flagRule = deciding?.ruleID
+            case .shadow?: state = "shadowed"
+            case .remove?: state = "removed"
+            case .bounce?, .bounceFlag?, .bounceRemove?:
+                state = "bounced"
+                bounceAction = verdict.action?.rawValue
+            }
+            if verdict.action != nil {
+                moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: flagRule != nil).json
+            }
+        }
+
+        func systemFlags(messageID: String, channelID: String, now: String) -> [NewFlag] {
+            guard let flagRule else { return [] }
+            return [NewFlag(id: TimeOrderedID.make(), messageID: messageID, channelID: channelID, reporterID: "system",
+                            reason: "rule_match", ruleID: flagRule, createdAt: now)]
+        }
+    }
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.add("POST", "/v1/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity in
+            try await handlers.send(request, identity)
+        }
+        routes.add("GET", "/v1/channels/{channel_id}/messages", .user) { request, identity in
+            try await handlers.channel(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}", .user) { request, identity in
+            let message = try await handlers.visibleMessage(request, identity)
+            return try handlers.respond(message, to: request, identity)
+        }
+        routes.add("PATCH", "/v1/messages/{id}", .user) { request, identity in
+            try await handlers.edit(request, identity)
+        }
+        routes.add("POST", "/v1/messages/{id}/resend", .user) { request, identity in
+            try await handlers.resend(request, identity)
+        }
+        routes.add("DELETE", "/v1/messages/{id}", .user) { request, identity in
+            try await handlers.delete(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}/actions", .user) { request, identity in
+            try await handlers.actions(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
+            let id = request.parameters["id"] ?? ""
+            guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
+            struct Revisions: Encodable {
+                struct Revision: Encodable {
+                    var revision: Int
+                    var text: String
+                    var state: String
+                    var created_at: String
+                }
+                var revisions: [Revision]
+                var next_cursor: String?
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(revisions, forKey: .revisions)
+                    try container.encode(next_cursor, forKey: .next_cursor)
+                }
+                enum CodingKeys: String, CodingKey { case revisions, next_cursor }
+            }
+            let revisions = try await handlers.store.revisions(of: id)
+            return try Response.encoded(Revisions(revisions: revisions.map {
+                Revisions.Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt)
+            }))
+        }
+    }
+
+    static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
+
+    // MARK: - Sending
+
+    private func send(_ request: Request, _ identity: Identity) async throws -> Response {
+        let channelID = try Self.channelID(request)
+        let input = try request.decodeJSON(SendInput.self)
+        try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
+        if let id = input.id { try Self.validateMessageID(id, field: "id") }
+        var custom: String?
+        if let value = input.custom {
+            guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
+            let encoded = try JSONEncoder().encode(value)
+            guard encoded.count <= Self.maxCustomBytes else {
+                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
+            }
+            custom = String(decoding: encoded, as: UTF8.self)
+        }
+        if let parent = input.parent_id {
+            try Self.validateMessageID(parent, field: "parent_id")
+            guard let found = try await store.message(id: parent), found.channelID == channelID,
+                  MessageJSON.isVisible(found, to: identity) else {
+                throw HTTPError.badRequest("invalid_field", "`parent_id` is not a message of this channel.")
+            }
+        }
+        let outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
+        let now = Timestamp.now()
+        let id = input.id ?? TimeOrderedID.make()
+        let message = StoredMessage(id: id, channelID: channelID, userID: identity.userID, text: outcome.text,
+                                    originalText: outcome.originalText, state: outcome.state, parentID: input.parent_id,
+                                    custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
+                                    flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
+        switch try await store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now)) {
+        case .created(let stored):
+            return try respond(stored, to: request, identity, status: .created)
+        case .replayed(let stored):
+            return try respond(stored, to: request, identity)
+        case .conflict:
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+        }
+    }
+
+    // MARK: - Reading
+
+    private func channel(_ request: Request, _ identity: Identity) async throws -> Response {
+        let channelID = try Self.channelID(request)
+        let limit = try Pagination.limit(request)
+        var before: Int64?
+        if let key = try Pagination.after(request) {
+            guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+            before = sequence
+        }
+        var found = try await store.channelMessages(channelID, before: before, limit: limit + 1,
+                                                    viewer: Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator))
+        var next: String?
+        if found.count > limit {
+            found.removeLast()
+            next = found.last.map { Pagination.cursor(after: String($0.sequence)) }
+        }
+        let choice = localization.choice(for: request.head)
+        struct Page: Encodable {
+            var messages: [MessageJSON]
+            var next_cursor: String?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(messages, forKey: .messages)
+                try container.encode(next_cursor, forKey: .next_cursor)
+            }
+            enum CodingKeys: String, CodingKey { case messages, next_cursor }
+        }
+        // Newest page first, each page in chronological order.
+        var response = try Response.encoded(Page(messages: found.reversed().map { MessageJSON($0, for: identity, choice: choice) },
+                                                 next_cursor: next))
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    private func visibleMessage(_ request: Request, _ identity: Identity) async throws -> StoredMessage {
+        guard let message = try await store.message(id: request.parameters["id"] ?? ""),
+              MessageJSON.isVisible(message, to: identity) else { throw Self.notFound }
+        return message
+    }
+
+    private func respond(_ message: StoredMessage, to request: Request, _ identity: Identity, status: HTTPStatus = .ok) throws -> Response {
+        let choice = localization.choice(for: request.head)
+        var response = try Response.encoded(MessageJSON(message, for: identity, choice: choice), status: status)
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    // MARK: - Changing
+
+    /// The author's own message, or the error that tells them nothing they may not know.
+    private static func requireAuthor(_ message: StoredMessage, _ identity: Identity) throws(HTTPError) {
+        guard message.userID == identity.userID else {
+            guard MessageJSON.isVisible(message, to: identity) else { throw notFound }
+            throw HTTPError(.forbidden, code: "not_author", detail: "Only the author can do this.")
+        }
+    }
+
+    private func edit(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(EditInput.self)
+        try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
+        let id = request.parameters["id"] ?? ""
+        let existing = try await store.message(id: id)
+        let channel = existing?.channelID
+        let verdict = rules.engine.check(input.text, channel: channel)
+        let outcome = Outcome(verdict, text: input.text)
+        let choice = localization.choice(for: request.head)
+        let now = Timestamp.now()
+        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+            try Self.requireAuthor(current, identity)
+            guard current.state != "deleted" else {
+                throw HTTPError(.conflict, code: "message_deleted", detail: "A deleted message cannot be edited.")
+            }
+            let delivered = current.state == "delivered" || current.state == "shadowed"
+            if delivered, let action = verdict.action, action.isBounce || action == .remove {
+                var extensions: [(name: String, json: String)] = [("moderation", ModerationRecord(verdict: verdict, originalText: input.text, flagged: false).json)]
+                if action.isBounce, let alert = try? JSONEncoder().encode(Alert(bounceAction: action.rawValue, choice: choice)) {
+                    extensions.append(("alert", String(decoding: alert, as: UTF8.self)))
+                }
+                throw HTTPError(.unprocessableContent, code: "edit_refused",
+                                detail: "Moderation refused the new text; the message is unchanged.", extensions: extensions)
+            }
+            var updated = current
+            updated.text = outcome.text
+            updated.originalText = outcome.originalText
+            updated.state = outcome.state
+            updated.moderation = outcome.moderation
+            updated.bounceAction = outcome.bounceAction
+            updated.flagged = current.flagged || outcome.flagRule != nil
+            updated.edited = true
+            updated.updatedAt = now
+            return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
+        }
+        guard result.found, let message = result.message else { throw Self.notFound }
+        return try respond(message, to: request, identity)
+    }
+
+    private func resend(_ request: Request, _ identity: Identity) async throws -> Response {
+        let id = request.parameters["id"] ?? ""
+        let now = Timestamp.now()
+        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+            try Self.requireAuthor(current, identity)
+            guard current.state == "bounced" else {
+                throw HTTPError(.conflict, code: "not_bounced", detail: "Only a bounced message can be sent anyway.")
+            }
+            var updated = current
+            updated.updatedAt = now
+            switch current.bounceAction {
+            case "bounce_flag":
+                // Delivered, with a flag so a moderator looks at what the author insisted on.
+                updated.state = "delivered"
+                updated.flagged = true
+                let ruleID = ModerationRecord.decode(current.moderation)?.rules.first?.id
+                let flag = NewFlag(id: TimeOrderedID.make(), messageID: id, channelID: current.channelID, reporterID: "system",
+                                   reason: "bounce_override", ruleID: ruleID, createdAt: now)
+                return .update(updated, keepRevision: false, flags: [flag])
+            case "bounce_remove":
+                updated.state = "removed"
+                return .update(updated, keepRevision: false, flags: [])
+            default:
+                return .unchanged  // A plain bounce stays bounced.
+            }
+        }
+        guard result.found, let message = result.message else { throw Self.notFound }
+        return try respond(message, to: request, identity)
+    }
+
+    private func delete(_ request: Request, _ identity: Identity) async throws -> Response {
+        let hard = request.query("hard") == "true"
+        if hard && identity.role < .admin {
+            throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the admin role.", detailArguments: ["admin"])
+        }
+        let now = Timestamp.now()
+        let result = try await store.change(request.parameters["id"] ?? "") { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+            if identity.role < .moderator { try Self.requireAuthor(current, identity) }
+            if hard || current.state == "bounced" || current.state == "removed" { return .erase }
+            if current.state == "deleted" { return .unchanged }
+            var updated = current
+            updated.state = "deleted"
+            updated.updatedAt = now
+            return .update(updated, keepRevision: false, flags: [])
+        }
+        guard result.found else { throw Self.notFound }
+        return Response(status: .noContent)
+    }
+
+    // MARK: - Actions
+
+    struct ActionJSON: Encodable {
+        struct Confirmation: Encodable {
+            var title: String
+            var message: String
+            var button: String
+        }
+
+        var id: String
+        var title: String
+        var destructive: Bool
+        var confirmation: Confirmation?
+    }
+
+    private func actions(_ request: Request, _ identity: Identity) async throws -> Response {
+        let message = try await visibleMessage(request, identity)
+        let settings = self.settings.value
+        let choice = localization.choice(for: request.head)
+        let own = message.userID == identity.userID
+        var actions: [ActionJSON] = []
+        if own && message.state == "bounced" && settings.bounced_messages_alert_actions_enabled {
+            actions = Alert(bounceAction: message.bounceAction, choice: choice).actions.map {
+                ActionJSON(id: $0.id, title: $0.title, destructive: $0.id == "delete", confirmation: nil)
+            }
+        } else {
+            let deleteAction = ActionJSON(id: "delete", title: choice.text("message.actions.delete"), destructive: true,
+                                          confirmation: .init(title: choice.text("message.actions.delete.confirmation-title"),
+                                                              message: choice.text("message.actions.delete.confirmation-message"),
+                                                              button: choice.text("message.actions.delete.confirmation-button")))
+            if own && message.state != "deleted" {
+                actions.append(ActionJSON(id: "edit", title: choice.text("message.actions.edit"), destructive: false, confirmation: nil))
+                actions.append(deleteAction)
+            } else if !own {
+                if settings.flag_action_enabled, message.state != "deleted",
+                   try await !store.hasOpenFlag(messageID: message.id, reporterID: identity.userID) {
+                    actions.append(ActionJSON(id: "flag", title: choice.text("message.actions.flag"), destructive: true,
+                                              confirmation: .init(title: choice.text("message.actions.flag.confirmation-title"),
+                                                                  message: choice.text("message.actions.flag.confirmation-message"),
+                                                                  button: choice.text("message.actions.flag.confirmation-button"))))
+                }
+                if identity.role >= .moderator && message.state != "deleted" { actions.append(deleteAction) }
+            }
+        }
+        struct Actions: Encodable {
+            var actions: [ActionJSON]
+            var next_cursor: String?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(actions, forKey: .actions)
+                try container.encode(next_cursor, forKey: .next_cursor)
+            }
+            enum CodingKeys: String, CodingKey { case actions, next_cursor }
+        }
+        var response = try Response.encoded(Actions(actions: actions))
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    // MARK: - Ids
+
+    static func channelID(_ request: Request) throws(HTTPError) -> String {
+        let id = request.parameters["channel_id"] ?? ""
+        guard ChannelPattern.isValid(id), !id.contains("*") else {
+            throw .badRequest("invalid_field", "The channel id must be 1-64 characters of A-Z a-z 0-9 _ : . ! -.")
+        }
+        return id
+    }
+
+    static func validateMessageID(_ id: String, field: String) throws(HTTPError) {
+        let bytes = id.utf8
+        guard (1...100).contains(bytes.count), bytes.allSatisfy({ byte in
+            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte == 45
+        }) else {
+            throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.")
+        }
+    }
+}

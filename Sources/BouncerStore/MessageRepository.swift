@@ -1,0 +1,112 @@
+/// A message as stored. States and actions are the API's strings; JSON columns stay text.
+public struct StoredMessage: Sendable, Equatable {
+    public var id: String
+    public var channelID: String
+    public var userID: String
+    public var text: String
+    public var originalText: String?
+    public var state: String
+    public var parentID: String?
+    /// The client's `custom` object, as JSON text.
+    public var custom: String?
+    /// The verdict that decided the state, as JSON text.
+    public var moderation: String?
+    public var bounceAction: String?
+    public var flagged: Bool
+    public var edited: Bool
+    public var createdAt: String
+    public var updatedAt: String
+    /// Orders a channel's messages; set by the store.
+    public var sequence: Int64 = 0
+
+    public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: String,
+                parentID: String?, custom: String?, moderation: String?, bounceAction: String?, flagged: Bool, edited: Bool,
+                createdAt: String, updatedAt: String) {
+        self.id = id
+        self.channelID = channelID
+        self.userID = userID
+        self.text = text
+        self.originalText = originalText
+        self.state = state
+        self.parentID = parentID
+        self.custom = custom
+        self.moderation = moderation
+        self.bounceAction = bounceAction
+        self.flagged = flagged
+        self.edited = edited
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+public struct NewFlag: Sendable, Equatable {
+    public var id: String
+    public var messageID: String
+    public var channelID: String
+    public var reporterID: String
+    public var reason: String
+    public var details: String?
+    public var custom: String?
+    public var ruleID: String?
+    public var createdAt: String
+
+    public init(id: String, messageID: String, channelID: String, reporterID: String, reason: String, details: String? = nil,
+                custom: String? = nil, ruleID: String? = nil, createdAt: String) {
+        self.id = id
+        self.messageID = messageID
+        self.channelID = channelID
+        self.reporterID = reporterID
+        self.reason = reason
+        self.details = details
+        self.custom = custom
+        self.ruleID = ruleID
+        self.createdAt = createdAt
+    }
+}
+
+public struct MessageRevision: Sendable, Equatable {
+    public var revision: Int
+    public var text: String
+    public var state: String
+    public var moderation: String?
+    public var createdAt: String
+}
+
+public enum SendOutcome: Sendable, Equatable {
+    case created(StoredMessage)
+    /// The same client id, user and text as a message already stored: a safe retry.
+    case replayed(StoredMessage)
+    /// The client id is taken by another user's message or another text.
+    case conflict
+}
+
+/// What a change to one message does, decided from the message as it is inside the transaction.
+public enum MessageChange: Sendable {
+    case update(StoredMessage, keepRevision: Bool, flags: [NewFlag])
+    case erase
+    case unchanged
+}
+
+/// Who is looking: moderators see every message, others what the contract lets them.
+public struct Viewer: Sendable {
+    public var userID: String
+    public var seesEverything: Bool
+
+    public init(userID: String, seesEverything: Bool) {
+        self.userID = userID
+        self.seesEverything = seesEverything
+    }
+}
+
+public protocol MessageRepository: Sendable {
+    func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome
+    func message(id: String) async throws -> StoredMessage?
+    /// A channel's newest messages visible to `viewer` before `sequence` (or the newest), newest first.
+    func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
+    /// Reads the message and applies `change` in one transaction, so two changes to one message
+    /// are decided one after the other. Returns the message as the change left it (nil when
+    /// erased), or nil with `found` false when there is no such message.
+    func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+        async throws -> (found: Bool, message: StoredMessage?)
+    func revisions(of id: String) async throws -> [MessageRevision]
+}

@@ -1,0 +1,155 @@
+extension SQLiteStore: MessageRepository {
+    static let messageColumns = """
+        rowid, id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged,
+        edited, created_at, updated_at
+        """
+
+    public func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome {
+        try await writer.write { database in
+            if let existing = try Self.readMessage(database, id: message.id) {
+                return existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
+                    ? .replayed(existing) : .conflict
+            }
+            var stored = message
+            try database.execute(
+                """
+                INSERT INTO messages (id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation,
+                    bounce_action, flagged, edited, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, Self.values(message))
+            stored.sequence = database.lastInsertRowID
+            try Self.insert(flags, database)
+            return .created(stored)
+        }
+    }
+
+    public func message(id: String) async throws -> StoredMessage? {
+        try await readers.read { database in try Self.readMessage(database, id: id) }
+    }
+
+    public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
+        var sql = "SELECT \(Self.messageColumns) FROM messages WHERE channel_id = ?"
+        var arguments: [DatabaseValue] = [.text(channelID)]
+        if let sequence {
+            sql += " AND rowid < ?"
+            arguments.append(.integer(sequence))
+        }
+        if !viewer.seesEverything {
+            sql += " AND (state IN ('delivered', 'deleted') OR (user_id = ? AND state IN ('bounced', 'removed', 'shadowed')))"
+            arguments.append(.text(viewer.userID))
+        }
+        sql += " ORDER BY rowid DESC LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        let bound = arguments
+        let query = sql
+        return try await readers.read { database in try database.fetchAll(query, bound).map(Self.storedMessage) }
+    }
+
+    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+        async throws -> (found: Bool, message: StoredMessage?) {
+        try await writer.write { database in
+            guard let current = try Self.readMessage(database, id: id) else { return (false, nil) }
+            switch try change(current) {
+            case .unchanged:
+                return (true, current)
+            case .erase:
+                try database.execute("DELETE FROM messages WHERE id = ?", [.text(id)])
+                return (true, nil)
+            case .update(let updated, let keepRevision, let flags):
+                if keepRevision {
+                    let next = (try database.fetchValue("SELECT coalesce(max(revision), 0) + 1 FROM message_revisions WHERE message_id = ?",
+                                                        [.text(id)], as: Int.self)) ?? 1
+                    try database.execute(
+                        "INSERT INTO message_revisions (message_id, revision, text, state, moderation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [.text(id), .integer(Int64(next)), .text(current.originalText ?? current.text), .text(current.state),
+                         current.moderation.map(DatabaseValue.text) ?? .null, .text(updated.updatedAt)])
+                }
+                try database.execute(
+                    """
+                    UPDATE messages SET text = ?, original_text = ?, state = ?, moderation = ?, bounce_action = ?, flagged = ?,
+                        edited = ?, updated_at = ? WHERE id = ?
+                    """,
+                    [.text(updated.text), updated.originalText.map(DatabaseValue.text) ?? .null, .text(updated.state),
+                     updated.moderation.map(DatabaseValue.text) ?? .null, updated.bounceAction.map(DatabaseValue.text) ?? .null,
+                     .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt), .text(id)])
+                try Self.insert(flags, database)
+                var result = updated
+                result.sequence = current.sequence
+                return (true, result)
+            }
+        }
+    }
+
+    public func revisions(of id: String) async throws -> [MessageRevision] {
+        try await readers.read { database in
+            try database.fetchAll("SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? ORDER BY revision",
+                                  [.text(id)]).map { row in
+                MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? "",
+                                moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
+            }
+        }
+    }
+
+    static func insert(_ flags: [NewFlag], _ database: Database) throws {
+        for flag in flags {
+            try database.execute(
+                """
+                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
+                 flag.details.map(DatabaseValue.text) ?? .null, flag.custom.map(DatabaseValue.text) ?? .null,
+                 flag.ruleID.map(DatabaseValue.text) ?? .null, .text(flag.createdAt)])
+        }
+    }
+
+    static func readMessage(_ database: Database, id: String) throws -> StoredMessage? {
+        try database.fetchOne("SELECT \(messageColumns) FROM messages WHERE id = ?", [.text(id)]).map(storedMessage)
+    }
+
+    private static func values(_ message: StoredMessage) -> [DatabaseValue] {
+        [.text(message.id), .text(message.channelID), .text(message.userID), .text(message.text),
+         message.originalText.map(DatabaseValue.text) ?? .null, .text(message.state), message.parentID.map(DatabaseValue.text) ?? .null,
+         message.custom.map(DatabaseValue.text) ?? .null, message.moderation.map(DatabaseValue.text) ?? .null,
+         message.bounceAction.map(DatabaseValue.text) ?? .null, .integer(message.flagged ? 1 : 0), .integer(message.edited ? 1 : 0),
+         .text(message.createdAt), .text(message.updatedAt)]
+    }
+
+    static func storedMessage(_ row: Row) -> StoredMessage {
+        var message = StoredMessage(
+            id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "", userID: row.get("user_id") ?? "",
+            text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? "",
+            parentID: row.get("parent_id"), custom: row.get("custom"), moderation: row.get("moderation"),
+            bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
+            createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
+        message.sequence = row.get("rowid") ?? 0
+        return message
+    }
+}
+
+/// Flags as the message endpoints need them (the moderators' side reads more).
+public protocol FlagLookup: Sendable {
+    /// Whether `reporterID` has an open flag on the message.
+    func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool
+    func flags(onMessage messageID: String) async throws -> [NewFlag]
+}
+
+extension SQLiteStore: FlagLookup {
+    public func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool {
+        try await readers.read { database in
+            try database.fetchValue("SELECT 1 FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open' LIMIT 1",
+                                    [.text(messageID), .text(reporterID)], as: Int.self) != nil
+        }
+    }
+
+    public func flags(onMessage messageID: String) async throws -> [NewFlag] {
+        try await readers.read { database in
+            try database.fetchAll("SELECT id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
+                                  [.text(messageID)]).map { row in
+                NewFlag(id: row.get("id") ?? "", messageID: row.get("message_id") ?? "", channelID: row.get("channel_id") ?? "",
+                        reporterID: row.get("reporter_id") ?? "", reason: row.get("reason") ?? "", details: row.get("details"),
+                        custom: row.get("custom"), ruleID: row.get("rule_id"), createdAt: row.get("created_at") ?? "")
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import BouncerStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The send path end to end: rules, bounces, Send Anyway, edits, deletes, visibility.
+@Suite struct MessagesTests {
+    final class Harness: @unchecked Sendable {
+        let directory: TemporaryDirectory
+        let service: ServiceProcess
+        let client: RawHTTPClient
+        var tokens: [String: String] = [:]
+
+        init(arguments: [String] = []) throws {
+            directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            for (user, role) in [("alice", "user"), ("bob", "user"), ("mod", "moderator"), ("root", "admin")] {
+                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments)
+            client = try service.client()
+        }
+
+        func call(_ method: String, _ path: String, as user: String, body: String? = nil, language: String? = nil) throws -> RawResponse {
+            var headers = ["Authorization": "Bearer \(tokens[user]!)"]
+            if body != nil { headers["Content-Type"] = "application/json" }
+            if let language { headers["Accept-Language"] = language }
+            return try client.request(method, path, headers: headers, body: body)
+        }
+
+        func rule(_ pattern: String, _ action: String) throws {
+            let response = try call("POST", "/v1/rules", as: "root", body: #"{"kind":"word","pattern":"\#(pattern)","action":"\#(action)"}"#)
+            precondition(response.status == 201, "rule \(pattern): \(response.text)")
+        }
+
+        func send(_ text: String, as user: String = "alice", channel: String = "messaging:general", id: String? = nil,
+                  language: String? = nil) throws -> RawResponse {
+            var object: [String: Any] = ["text": text]
+            if let id { object["id"] = id }
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+            return try call("POST", "/v1/channels/\(channel)/messages", as: user, body: body, language: language)
+        }
+
+        /// The flags filed on a message, read from the store itself.
+        func flags(on id: String) async throws -> [NewFlag] {
+            let database = try Database(path: directory.path("data/bouncer.sqlite3"), mode: .readOnly)
+            return try database.fetchAll("SELECT id, reporter_id, reason, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
+                                         [.text(id)]).map { row in
+                NewFlag(id: row.get("id") ?? "", messageID: id, channelID: "", reporterID: row.get("reporter_id") ?? "",
+                        reason: row.get("reason") ?? "", ruleID: row.get("rule_id"), createdAt: row.get("created_at") ?? "")
+            }
+        }
+    }
+
+    static func actionIDs(_ message: [String: Any]) -> [String] {
+        ((message["alert"] as? [String: Any])?["actions"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    }
+
+    @Test func everyBounceActionAndWhatSendAnywayDoes() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("darn", "bounce")
+            try h.rule("heck", "bounce_flag")
+            try h.rule("crap", "bounce_remove")
+
+            let plain = try h.send("oh darn it")
+            #expect(plain.status == 201)
+            let message = try #require(plain.json)
+            #expect(message["state"] as? String == "bounced")
+            #expect(message["type"] as? String == "error")
+            #expect(message["notice"] as? String == "Message was bounced")
+            #expect((message["alert"] as? [String: Any])?["title"] as? String == "Are you sure?")
+            #expect(Self.actionIDs(message) == ["edit", "delete"], "a plain bounce offers no Send Anyway")
+            #expect((message["moderation"] as? [String: Any])?["action"] as? String == "bounce")
+            let plainID = try #require(message["id"] as? String)
+            let again = try h.call("POST", "/v1/messages/\(plainID)/resend", as: "alice")
+            #expect(again.status == 200 && again.json?["state"] as? String == "bounced")
+
+            let flagged = try #require(try h.send("what the heck").json)
+            #expect(Self.actionIDs(flagged) == ["resend", "edit", "delete"])
+            let flaggedID = try #require(flagged["id"] as? String)
+            let delivered = try h.call("POST", "/v1/messages/\(flaggedID)/resend", as: "alice")
+            #expect(delivered.status == 200)
+            #expect(delivered.json?["state"] as? String == "delivered")
+            #expect(delivered.json?["alert"] == nil)
+            #expect(try h.call("GET", "/v1/messages/\(flaggedID)", as: "bob").status == 200, "delivered: everyone sees it")
+            #expect(try h.call("POST", "/v1/messages/\(flaggedID)/resend", as: "alice").status == 409)
+
+            let removed = try #require(try h.send("crap").json)
+            let removedID = try #require(removed["id"] as? String)
+            let afterResend = try h.call("POST", "/v1/messages/\(removedID)/resend", as: "alice")
+            #expect(afterResend.json?["state"] as? String == "removed")
+            #expect(afterResend.json?["type"] as? String == "error")
+            #expect(try h.call("GET", "/v1/messages/\(removedID)", as: "bob").status == 404)
+            #expect(try h.call("POST", "/v1/messages/\(plainID)/resend", as: "bob").status == 404, "hidden, so 404, not 403")
+        }
+        let flags = try await h.flags(on: try await blocking {
+            try #require(try h.send("heck again", id: "heck-again").json?["id"] as? String)
+        })
+        #expect(flags.isEmpty, "no flag until the author sends anyway")
+        try await blocking { _ = try h.call("POST", "/v1/messages/heck-again/resend", as: "alice") }
+        let filed = try await h.flags(on: "heck-again")
+        #expect(filed.count == 1)
+        #expect(filed.first?.reporterID == "system")
+        #expect(filed.first?.reason == "bounce_override")
+        #expect(filed.first?.ruleID != nil)
+    }
+
+    @Test func deliveredShadowedRemovedMaskedAndFlagged() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("spamword", "shadow")
+            try h.rule("evil", "remove")
+            try h.rule("meh", "flag")
+            try h.rule("idiot", "mask_flag")
+
+            let shadowed = try #require(try h.send("buy spamword now", id: "shadowed").json)
+            #expect(shadowed["state"] as? String == "delivered", "the author cannot tell")
+            #expect(shadowed["moderation"] == nil)
+            #expect(try h.call("GET", "/v1/messages/shadowed", as: "bob").status == 404)
+            let seenByModerator = try h.call("GET", "/v1/messages/shadowed", as: "mod").json
+            #expect(seenByModerator?["state"] as? String == "shadowed")
+            #expect((seenByModerator?["moderation"] as? [String: Any])?["action"] as? String == "shadow")
+
+            let removed = try #require(try h.send("pure evil", id: "removed").json)
+            #expect(removed["state"] as? String == "removed")
+            #expect((removed["moderation"] as? [String: Any])?["action"] as? String == "remove")
+            #expect(removed["alert"] == nil)
+            #expect(try h.call("GET", "/v1/messages/removed", as: "bob").status == 404)
+
+            let masked = try #require(try h.send("you idiot", id: "masked").json)
+            #expect(masked["state"] as? String == "delivered")
+            #expect(masked["text"] as? String == "you *****")
+            #expect(try h.call("GET", "/v1/messages/masked", as: "bob").json?["text"] as? String == "you *****")
+            let original = (try h.call("GET", "/v1/messages/masked", as: "mod").json?["moderation"] as? [String: Any])?["original_text"]
+            #expect(original as? String == "you idiot")
+
+            let flagged = try #require(try h.send("meh whatever", id: "flagged").json)
+            #expect(flagged["state"] as? String == "delivered")
+            #expect(flagged["moderation"] == nil, "the author of a delivered message sees no moderation")
+
+            // The channel as each viewer sees it.
+            let clean = try #require(try h.send("hello all", id: "clean").json)
+            #expect(clean["state"] as? String == "delivered")
+            func ids(_ user: String) throws -> [String] {
+                let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: user)
+                return (page.json?["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            }
+            #expect(try ids("alice") == ["shadowed", "removed", "masked", "flagged", "clean"])
+            #expect(try ids("bob") == ["masked", "flagged", "clean"])
+            #expect(try ids("mod") == ["shadowed", "removed", "masked", "flagged", "clean"])
+        }
+        #expect(try await h.flags(on: "masked").first?.reason == "rule_match")
+        #expect(try await h.flags(on: "flagged").count == 1)
+        #expect(try await h.flags(on: "clean").isEmpty)
+    }
+
+    @Test func retriesWithTheSameIDAreSafe() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            let first = try h.send("hello", id: "client-1")
+            #expect(first.status == 201)
+            let retry = try h.send("hello", id: "client-1")
+            #expect(retry.status == 200)
+            #expect(retry.json?["created_at"] as? String == first.json?["created_at"] as? String)
+            #expect(try h.send("hello, changed", id: "client-1").status == 409)
+            #expect(try h.send("hello", as: "bob", id: "client-1").status == 409)
+            #expect(try h.send("hello", id: "not valid!").status == 400)
+            #expect(try h.send("   ").status == 400)
+            #expect(try h.send(String(repeating: "x", count: 5001)).status == 400)
+            #expect(try h.send("x", channel: "bad%20channel").status == 400)
+            let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: "bob")
+            #expect((page.json?["messages"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func hundredsOfMessagesPageEveryMessageOnce() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            for index in 0..<300 {
+                _ = try h.send("message \(index)", as: index % 2 == 0 ? "alice" : "bob", channel: "team:paging", id: "m\(index)")
+            }
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let path = "/v1/channels/team:paging/messages?limit=47" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try #require(try h.call("GET", path, as: "bob").json)
+                let ids = (page["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+                let numbers = ids.compactMap { Int($0.dropFirst()) }
+                #expect(numbers == numbers.sorted(), "chronological inside a page")
+                seen = ids + seen
+                cursor = page["next_cursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 20
+            #expect(seen == (0..<300).map { "m\($0)" }, "newest page first: reading pages backwards gives the whole channel once")
+            #expect(try h.call("GET", "/v1/channels/team:empty/messages", as: "bob").json?["messages"] as? [Any] != nil)
+            #expect(try h.call("GET", "/v1/channels/team:paging/messages?limit=201", as: "bob").status == 400)
+        }
+    }
+
+    @Test func editsAreModeratedAndKept() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("darn", "bounce")
+            // An edit is the way out of a bounce.
+            _ = try h.send("darn it", id: "bounced")
+            let fixed = try h.call("PATCH", "/v1/messages/bounced", as: "alice", body: #"{"text":"oh well"}"#)
+            #expect(fixed.status == 200)
+            #expect(fixed.json?["state"] as? String == "delivered")
+            #expect(fixed.json?["edited"] as? Bool == true)
+
+            // A delivered message that an edit would bounce stays as it was.
+            _ = try h.send("fine text", id: "fine")
+            let refused = try h.call("PATCH", "/v1/messages/fine", as: "alice", body: #"{"text":"darn"}"#)
+            #expect(refused.status == 422)
+            #expect(refused.json?["code"] as? String == "edit_refused")
+            #expect((refused.json?["moderation"] as? [String: Any])?["action"] as? String == "bounce")
+            #expect((refused.json?["alert"] as? [String: Any])?["title"] as? String == "Are you sure?")
+            #expect(try h.call("GET", "/v1/messages/fine", as: "bob").json?["text"] as? String == "fine text")
+
+            #expect(try h.call("PATCH", "/v1/messages/fine", as: "bob", body: #"{"text":"mine now"}"#).status == 403)
+            #expect(try h.call("PATCH", "/v1/messages/fine", as: "alice", body: #"{"text":"better text"}"#).status == 200)
+            let revisions = try h.call("GET", "/v1/messages/fine/revisions", as: "mod")
+            #expect((revisions.json?["revisions"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["fine text"])
+            #expect(try h.call("GET", "/v1/messages/fine/revisions", as: "alice").status == 403)
+            let bouncedRevisions = try h.call("GET", "/v1/messages/bounced/revisions", as: "mod")
+            #expect((bouncedRevisions.json?["revisions"] as? [[String: Any]])?.first?["state"] as? String == "bounced")
+        }
+    }
+
+    @Test func editAndResendRacesFromTwoConnections() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking { try h.rule("heck", "bounce_flag") }
+        let port = h.service.port
+        let tokens = h.tokens
+        for round in 0..<10 {
+            _ = try await blocking { try h.send("heck no", id: "race-\(round)") }
+            async let edit = blocking {
+                try RawHTTPClient(port: port).request("PATCH", "/v1/messages/race-\(round)",
+                                                      headers: ["Authorization": "Bearer \(tokens["alice"]!)", "Content-Type": "application/json"],
+                                                      body: #"{"text":"yes, edited"}"#).status
+            }
+            async let resend = blocking {
+                try RawHTTPClient(port: port).request("POST", "/v1/messages/race-\(round)/resend",
+                                                      headers: ["Authorization": "Bearer \(tokens["alice"]!)"]).status
+            }
+            let (editStatus, resendStatus) = try await (edit, resend)
+            // Either order is fine; neither may fail or lose the other's effect.
+            #expect(editStatus == 200, "round \(round)")
+            #expect(resendStatus == 200 || resendStatus == 409, "round \(round)")
+            // Edit first: the clean text is delivered and Send Anyway finds nothing bounced (409).
+            // Send Anyway first: delivered, then edited. Either way the same end.
+            let final = try await blocking { () -> [String] in
+                let json = try h.call("GET", "/v1/messages/race-\(round)", as: "mod").json
+                return [json?["text"] as? String ?? "", json?["state"] as? String ?? ""]
+            }
+            #expect(final == ["yes, edited", "delivered"], "round \(round)")
+        }
+    }
+
+    @Test func deletesErasesOrTombstones() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("darn", "bounce")
+            _ = try h.send("darn", id: "b")
+            #expect(try h.call("DELETE", "/v1/messages/b", as: "alice").status == 204)
+            #expect(try h.call("GET", "/v1/messages/b", as: "mod").status == 404, "a bounced message is erased")
+
+            _ = try h.send("keep me", id: "t")
+            #expect(try h.call("DELETE", "/v1/messages/t", as: "bob").status == 403)
+            #expect(try h.call("DELETE", "/v1/messages/t?hard=true", as: "alice").status == 403)
+            #expect(try h.call("DELETE", "/v1/messages/t", as: "alice").status == 204)
+            let tombstone = try h.call("GET", "/v1/messages/t", as: "bob").json
+            #expect(tombstone?["type"] as? String == "deleted")
+            #expect(tombstone?["text"] as? String == "")
+            #expect(try h.call("GET", "/v1/messages/t", as: "mod").json?["text"] as? String == "keep me")
+            #expect(try h.call("DELETE", "/v1/messages/t?hard=true", as: "root").status == 204)
+            #expect(try h.call("GET", "/v1/messages/t", as: "root").status == 404)
+            _ = try h.send("by a moderator", id: "m")
+            #expect(try h.call("DELETE", "/v1/messages/m", as: "mod").status == 204)
+            #expect(try h.call("DELETE", "/v1/messages/nothing", as: "mod").status == 404)
+        }
+    }
+
+    @Test func actionsAndAlertsInTheCallersLanguage() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("heck", "bounce_flag")
+            let german = try h.call("GET", "/v1/localization?locale=de", as: "alice").json?["strings"] as? [String: String] ?? [:]
+            let bounced = try #require(try h.send("heck", id: "b", language: "de").json)
+            #expect((bounced["alert"] as? [String: Any])?["title"] as? String == german["message.moderation.alert.title"])
+            #expect(bounced["notice"] as? String == german["message.bounce.title"])
+            let english = try h.call("GET", "/v1/messages/b", as: "alice", language: "en").json
+            #expect((english?["alert"] as? [String: Any])?["title"] as? String == "Are you sure?", "texts follow each request")
+
+            func actions(_ id: String, _ user: String) throws -> [String] {
+                let response = try h.call("GET", "/v1/messages/\(id)/actions", as: user)
+                return (response.json?["actions"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            }
+            #expect(try actions("b", "alice") == ["resend", "edit", "delete"])
+            _ = try h.send("hello", id: "d")
+            #expect(try actions("d", "alice") == ["edit", "delete"])
+            #expect(try actions("d", "bob") == ["flag"])
+            #expect(try actions("d", "mod") == ["flag", "delete"])
+            let flag = try #require((try h.call("GET", "/v1/messages/d/actions", as: "bob", language: "fr").json?["actions"] as? [[String: Any]])?.first)
+            #expect(flag["destructive"] as? Bool == true)
+            #expect((flag["confirmation"] as? [String: Any])?["title"] != nil)
+
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"bounced_messages_alert_actions_enabled":false,"flag_action_enabled":false}"#).status == 200)
+            #expect(try actions("b", "alice") == ["edit", "delete"])
+            #expect(try actions("d", "bob") == [])
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"flag_action_enabled":"yes"}"#).status == 400)
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"no_such_setting":1}"#).status == 400)
+            #expect(try h.call("PATCH", "/v1/config", as: "mod", body: #"{"flag_action_enabled":true}"#).status == 403)
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"max_message_length":10}"#).status == 200)
+            #expect(try h.send("this text is longer than ten").status == 400)
+            let config = try h.call("GET", "/v1/config", as: "root").json
+            #expect(config?["max_message_length"] as? Int == 10)
+            #expect(config?["flag_reasons"] as? [String] != nil)
+        }
+    }
+}
