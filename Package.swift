@@ -36,6 +36,8 @@ let package = Package(
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
+        // `make bench`: the baseline the send path is compared with.
+        .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),

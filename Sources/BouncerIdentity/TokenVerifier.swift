@@ -29,6 +29,13 @@ public struct TokenVerifier: Sendable {
     /// The identity a token speaks for, checked in this order: size, shape, header, signature,
     /// then claims (so nothing of an unsigned payload is believed before the signature is).
     public func verify(_ token: String, now: Double = Date().timeIntervalSince1970) throws(TokenRejection) -> Identity {
+        try verifyWithValidity(token, now: now).identity
+    }
+
+    /// As `verify`, with the window in which the token stays valid (leeway included), so a caller
+    /// may remember it.
+    public func verifyWithValidity(_ token: String, now: Double = Date().timeIntervalSince1970)
+        throws(TokenRejection) -> (identity: Identity, expires: Double?, notBefore: Double?) {
         let bytes = Array(token.utf8)
         guard bytes.count <= Self.maxTokenBytes else { throw .tooLong }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -51,7 +58,8 @@ public struct TokenVerifier: Sendable {
               let claims = try? StrictJSONParser.parse(payloadBytes), case .object = claims else {
             throw .badClaims("the payload is not a JSON object")
         }
-        return try Self.identity(from: claims, now: now)
+        let identity = try Self.identity(from: claims, now: now)
+        return (identity, claims["exp"]?.numberValue.map { $0 + Self.leeway }, claims["nbf"]?.numberValue.map { $0 - Self.leeway })
     }
 
     private static func identity(from claims: JSONValue, now: Double) throws(TokenRejection) -> Identity {

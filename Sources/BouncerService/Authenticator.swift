@@ -1,4 +1,5 @@
 import BouncerIdentity
+import Foundation
 import HTTPServer
 
 /// Turns a request's `Authorization: Bearer` header into an identity, or a 401. Every bad token
@@ -6,6 +7,7 @@ import HTTPServer
 struct Authenticator: Sendable {
     let verifier: TokenVerifier
     let logger: Logger
+    let verified = VerifiedTokens()
 
     static let challenge = #"Bearer realm="bouncer""#
     static let invalidTokenChallenge = #"Bearer realm="bouncer", error="invalid_token""#
@@ -24,8 +26,12 @@ struct Authenticator: Sendable {
             reject(request, because: "the Authorization header is not one `Bearer <token>`")
             throw Self.invalidToken
         }
+        let now = Date().timeIntervalSince1970
+        if let identity = verified.identity(for: token, now: now) { return identity }
         do {
-            return try verifier.verify(token)
+            let checked = try verifier.verifyWithValidity(token, now: now)
+            verified.remember(token, checked.identity, expires: checked.expires, notBefore: checked.notBefore)
+            return checked.identity
         } catch {
             reject(request, because: "\(error)")
             throw Self.invalidToken

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The send path: POST messages with 64 keep-alive connections (wrk and scripts/bench/send.lua,
+# many users and channels, about 5% of texts bounced) against 10,000 word rules and 50 regex
+# rules, durable (synchronous=FULL); then a plain one-transaction-per-message insert loop on the
+# same disk. The per-user send limit is off: this measures the path, not the limiter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=.build/release/bouncer
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-send-bench.XXXXXX")
+port=${BENCH_PORT:-18082}
+data="$work/data"
+"$binary" serve --port "$port" --data-dir "$data" --send-rate-per-user 0 --log-level "${BENCH_LOG_LEVEL:-info}" >"$work/log.jsonl" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+
+python3 scripts/bench/rules-and-texts.py "$work"
+admin=$("$binary" token --user bench-admin --role admin --data-dir "$data")
+curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: text/plain' \
+     --data-binary @"$work/words.txt" "http://127.0.0.1:$port/v1/rules/import?kind=word&action=bounce"
+curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+     --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
+for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$data"; done >"$work/tokens.txt"
+
+echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FULL"
+BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
+  wrk -t2 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" | grep -E "^send:|Non-2xx|Socket errors"
+
+echo "== baseline on the same disk"
+.build/release/StoreBenchmark "$work" "${BENCH_SECONDS:-5}"
