@@ -38,6 +38,7 @@ bench: release
 	scripts/bench-healthz.sh
 	@echo "== rules engine, one core"
 	.build/release/RulesBenchmark
+	scripts/bench-send.sh
 
 docker-smoke:
 	bash docker/smoke-test.sh
