@@ -1,5 +1,6 @@
 import BouncerModeration
 import BouncerStore
+import Dispatch
 import Synchronization
 
 /// The rules in force: compiled from the store at start, and compiled again and swapped in
@@ -20,10 +21,20 @@ final class Rules: Sendable {
         self.logger = logger
     }
 
+    /// Compiling 100,000 rules takes seconds of CPU: it runs here, off the threads that serve
+    /// requests, so a large import does not hold up sends.
+    private static let compileQueue = DispatchQueue(label: "bouncer.rules.compile", qos: .utility)
+
     /// Compiles the rules a committed change left, and swaps them in unless a later change
     /// already was.
-    func apply(_ snapshot: RuleSnapshot) throws(CompiledRuleSet.Refusal) {
-        let set = try Self.compile(snapshot.rules, logger: logger)
+    func apply(_ snapshot: RuleSnapshot) async throws(CompiledRuleSet.Refusal) {
+        let logger = self.logger
+        let result: Result<CompiledRuleSet, CompiledRuleSet.Refusal> = await withCheckedContinuation { continuation in
+            Self.compileQueue.async {
+                continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in try Self.compile(snapshot.rules, logger: logger) })
+            }
+        }
+        let set = try result.get()
         appliedSequence.withLock { applied in
             guard snapshot.sequence > applied else { return }
             applied = snapshot.sequence

@@ -106,7 +106,7 @@ struct RulesRoutes: Sendable {
             let now = Timestamp.now()
             let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
             let snapshot = try await rules.repository.insertRules([rule])
-            try Self.apply(snapshot, rules)
+            try await Self.apply(snapshot, rules)
             return try Response.encoded(RuleJSON(rule), status: .created)
         }
         routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
@@ -118,18 +118,18 @@ struct RulesRoutes: Sendable {
             guard let existing = try await rules.repository.rule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
             let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
             guard let snapshot = try await rules.repository.updateRule(rule) else { throw Self.notFound }
-            try Self.apply(snapshot, rules)
+            try await Self.apply(snapshot, rules)
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("DELETE", "/v1/rules/{id}", .admin) { request, _ in
             guard let snapshot = try await rules.repository.deleteRule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
-            try Self.apply(snapshot, rules)
+            try await Self.apply(snapshot, rules)
             return Response(status: .noContent)
         }
         routes.add("POST", "/v1/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
             let imported = try Self.importedRules(request, by: identity.userID)
             let snapshot = try await rules.repository.insertRules(imported)
-            try Self.apply(snapshot, rules)
+            try await Self.apply(snapshot, rules)
             return try Response.encoded(["imported": imported.count], status: .created)
         }
         routes.add("POST", "/v1/moderation/check", .moderator) { request, _ in
@@ -146,9 +146,9 @@ struct RulesRoutes: Sendable {
 
     static let notFound = HTTPError(.notFound, code: "rule_not_found", detail: "There is no such rule.")
 
-    private static func apply(_ snapshot: RuleSnapshot, _ rules: Rules) throws(HTTPError) {
+    private static func apply(_ snapshot: RuleSnapshot, _ rules: Rules) async throws(HTTPError) {
         do {
-            try rules.apply(snapshot)
+            try await rules.apply(snapshot)
         } catch {
             throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)")
         }
