@@ -93,26 +93,16 @@ struct MessagesRoutes: Sendable {
         routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
             let id = request.parameters["id"] ?? ""
             guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
-            struct Revisions: Encodable {
-                struct Revision: Encodable {
-                    var revision: Int
-                    var text: String
-                    var state: String
-                    var created_at: String
-                }
-                var revisions: [Revision]
-                var next_cursor: String?
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(revisions, forKey: .revisions)
-                    try container.encode(next_cursor, forKey: .next_cursor)
-                }
-                enum CodingKeys: String, CodingKey { case revisions, next_cursor }
+            struct Revision: Encodable {
+                var revision: Int
+                var text: String
+                var state: String
+                var created_at: String
             }
-            let revisions = try await handlers.store.revisions(of: id)
-            return try Response.encoded(Revisions(revisions: revisions.map {
-                Revisions.Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt)
-            }))
+            let revisions = try await handlers.store.revisions(of: id).map {
+                Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt)
+            }
+            return try Response.encoded(ListResponse(name: "revisions", items: revisions))
         }
     }
 
@@ -176,19 +166,10 @@ struct MessagesRoutes: Sendable {
             next = found.last.map { Pagination.cursor(after: String($0.sequence)) }
         }
         let choice = localization.choice(for: request.head)
-        struct Page: Encodable {
-            var messages: [MessageJSON]
-            var next_cursor: String?
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(messages, forKey: .messages)
-                try container.encode(next_cursor, forKey: .next_cursor)
-            }
-            enum CodingKeys: String, CodingKey { case messages, next_cursor }
-        }
         // Newest page first, each page in chronological order.
-        var response = try Response.encoded(Page(messages: found.reversed().map { MessageJSON($0, for: identity, choice: choice) },
-                                                 next_cursor: next))
+        var response = try Response.encoded(ListResponse(name: "messages", items: found.reversed().map {
+            MessageJSON($0, for: identity, choice: choice)
+        }, nextCursor: next))
         Localization.mark(&response, choice)
         return response
     }
@@ -348,17 +329,7 @@ struct MessagesRoutes: Sendable {
                 if identity.role >= .moderator && message.state != "deleted" { actions.append(deleteAction) }
             }
         }
-        struct Actions: Encodable {
-            var actions: [ActionJSON]
-            var next_cursor: String?
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(actions, forKey: .actions)
-                try container.encode(next_cursor, forKey: .next_cursor)
-            }
-            enum CodingKeys: String, CodingKey { case actions, next_cursor }
-        }
-        var response = try Response.encoded(Actions(actions: actions))
+        var response = try Response.encoded(ListResponse(name: "actions", items: actions))
         Localization.mark(&response, choice)
         return response
     }

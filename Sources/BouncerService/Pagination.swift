@@ -26,3 +26,25 @@ enum Pagination {
 
     static func cursor(after key: String) -> String { Base64URL.encode(Array(key.utf8)) }
 }
+
+/// A list response: `{"<name>": [...], "next_cursor": "..." | null}`, as every list endpoint of
+/// the contract answers (the cursor is written as null, never left out).
+struct ListResponse<Item: Encodable>: Encodable {
+    var name: String
+    var items: [Item]
+    var nextCursor: String?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(items, forKey: Key(name))
+        try container.encode(nextCursor, forKey: Key("next_cursor"))
+    }
+}

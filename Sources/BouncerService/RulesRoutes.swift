@@ -49,19 +49,6 @@ struct RulesRoutes: Sendable {
         }
     }
 
-    struct RuleList: Encodable {
-        var rules: [RuleJSON]
-        var next_cursor: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(rules, forKey: .rules)
-            try container.encode(next_cursor, forKey: .next_cursor)
-        }
-
-        enum CodingKeys: String, CodingKey { case rules, next_cursor }
-    }
-
     /// A rule as a client sends it; every field optional, so one type serves create and update.
     struct RuleInput: Decodable {
         var name: String?
@@ -99,7 +86,7 @@ struct RulesRoutes: Sendable {
                 found.removeLast()
                 next = found.last.map { Pagination.cursor(after: $0.id) }
             }
-            return try Response.encoded(RuleList(rules: found.map(RuleJSON.init), next_cursor: next))
+            return try Response.encoded(ListResponse(name: "rules", items: found.map(RuleJSON.init), nextCursor: next))
         }
         routes.add("POST", "/v1/rules", .admin) { request, identity in
             let input = try request.decodeJSON(RuleInput.self)
