@@ -2,7 +2,9 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources.
+/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources: one watches the
+/// listening socket, and one per event loop (a core each) watches that loop's epoll instance,
+/// which holds its connections. See `EventLoop` for why connections are not sources each.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
