@@ -44,8 +44,14 @@ struct Authenticator: Sendable {
 
     /// The token of a `Bearer` credential (RFC 6750 section 2.1; the scheme is case-insensitive).
     static func bearerToken(_ value: String) -> String? {
-        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
+        let bytes = value.utf8
+        let scheme = "bearer".utf8
+        guard bytes.count > scheme.count + 1,
+              bytes.prefix(scheme.count).elementsEqual(scheme, by: { $0 | 0x20 == $1 }) else { return nil }
+        let rest = bytes.dropFirst(scheme.count)
+        guard rest.first == UInt8(ascii: " ") else { return nil }
+        let token = rest.drop { $0 == UInt8(ascii: " ") }
+        guard !token.isEmpty, !token.contains(UInt8(ascii: " ")) else { return nil }
+        return String(Substring(token))
     }
 }

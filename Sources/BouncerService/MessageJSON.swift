@@ -3,6 +3,7 @@ import BouncerLocalization
 import BouncerModeration
 import BouncerStore
 import Foundation
+import HTTPServer
 
 /// The verdict kept with a message, as `moderation` shows it.
 struct ModerationRecord: Codable, Sendable, Equatable {
@@ -51,7 +52,7 @@ struct Alert: Encodable, Sendable {
 }
 
 /// A message as one caller sees it, texts in the caller's language.
-struct MessageJSON: Encodable, Sendable {
+struct MessageJSON: Sendable {
     var id: String
     var channel_id: String
     var user_id: String
@@ -62,8 +63,9 @@ struct MessageJSON: Encodable, Sendable {
     var updated_at: String
     var edited: Bool
     var parent_id: String?
-    var custom: AnyJSON?
-    var moderation: ModerationRecord?
+    /// Whether the caller sees the verdict (moderators always; authors of their bounced and
+    /// removed messages).
+    var showsModeration = false
     var notice: String?
     var alert: Alert?
 
@@ -86,14 +88,64 @@ struct MessageJSON: Encodable, Sendable {
         updated_at = message.updatedAt
         edited = message.edited
         parent_id = message.parentID
-        custom = message.custom.flatMap { try? JSONDecoder().decode(AnyJSON.self, from: Data($0.utf8)) }
-        if moderator || (author && (message.state == "bounced" || message.state == "removed")) {
-            moderation = ModerationRecord.decode(message.moderation)
-        }
+        showsModeration = moderator || (author && (message.state == "bounced" || message.state == "removed"))
         if author && message.state == "bounced" {
             notice = choice.text("message.bounce.title")
             alert = Alert(bounceAction: message.bounceAction, choice: choice)
         }
+    }
+
+    /// The JSON of this message, written by hand: this is the response of every send. The
+    /// stored `custom` and `moderation` are JSON already and go in as they are.
+    func write(to json: inout [UInt8], custom storedCustom: String?, moderation storedModeration: String?) {
+        func field(_ name: String, _ value: String) {
+            json.append(contentsOf: ",\"\(name)\":".utf8)
+            JSONText.appendString(value, to: &json)
+        }
+        json.append(contentsOf: #"{"id":"#.utf8)
+        JSONText.appendString(id, to: &json)
+        field("channel_id", channel_id)
+        field("user_id", user_id)
+        field("text", text)
+        field("type", type)
+        field("state", state)
+        field("created_at", created_at)
+        field("updated_at", updated_at)
+        json.append(contentsOf: (edited ? #","edited":true"# : #","edited":false"#).utf8)
+        if let parent_id { field("parent_id", parent_id) }
+        if let storedCustom {
+            json.append(contentsOf: #","custom":"#.utf8)
+            json.append(contentsOf: storedCustom.utf8)
+        }
+        if showsModeration, let storedModeration {
+            json.append(contentsOf: #","moderation":"#.utf8)
+            json.append(contentsOf: storedModeration.utf8)
+        }
+        if let notice { field("notice", notice) }
+        if let alert {
+            json.append(contentsOf: #","alert":{"title":"#.utf8)
+            JSONText.appendString(alert.title, to: &json)
+            json.append(contentsOf: #","message":"#.utf8)
+            JSONText.appendString(alert.message, to: &json)
+            json.append(contentsOf: #","actions":["#.utf8)
+            for (index, action) in alert.actions.enumerated() {
+                if index > 0 { json.append(UInt8(ascii: ",")) }
+                json.append(contentsOf: #"{"id":"#.utf8)
+                JSONText.appendString(action.id, to: &json)
+                json.append(contentsOf: #","title":"#.utf8)
+                JSONText.appendString(action.title, to: &json)
+                json.append(UInt8(ascii: "}"))
+            }
+            json.append(contentsOf: "]}".utf8)
+        }
+        json.append(UInt8(ascii: "}"))
+    }
+
+    static func json(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice) -> [UInt8] {
+        var json: [UInt8] = []
+        json.reserveCapacity(512 + message.text.utf8.count)
+        MessageJSON(message, for: identity, choice: choice).write(to: &json, custom: message.custom, moderation: message.moderation)
+        return json
     }
 
     /// Whether `identity` may see `message` at all (hidden messages are 404, never 403).

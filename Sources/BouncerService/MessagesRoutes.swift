@@ -68,8 +68,8 @@ struct MessagesRoutes: Sendable {
 
     func register(in routes: inout Routes) {
         let handlers = self
-        routes.add("POST", "/v1/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity in
-            try await handlers.send(request, identity)
+        routes.addCallback("POST", "/v1/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity, responder in
+            try handlers.send(request, identity, responder)
         }
         routes.add("GET", "/v1/channels/{channel_id}/messages", .user) { request, identity in
             try await handlers.channel(request, identity)
@@ -110,11 +110,14 @@ struct MessagesRoutes: Sendable {
 
     // MARK: - Sending
 
-    private func send(_ request: Request, _ identity: Identity) async throws -> Response {
+    /// Checks and moderates on the connection's queue, writes in the next group commit, and
+    /// answers from the connection's queue once that is committed: no task, no extra hops.
+    private func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
         let channelID = try Self.channelID(request)
         let input = try request.decodeJSON(SendInput.self)
         try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
         if let id = input.id { try Self.validateMessageID(id, field: "id") }
+        if let parent = input.parent_id { try Self.validateMessageID(parent, field: "parent_id") }
         var custom: String?
         if let value = input.custom {
             guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
@@ -124,13 +127,6 @@ struct MessagesRoutes: Sendable {
             }
             custom = String(decoding: encoded, as: UTF8.self)
         }
-        if let parent = input.parent_id {
-            try Self.validateMessageID(parent, field: "parent_id")
-            guard let found = try await store.message(id: parent), found.channelID == channelID,
-                  MessageJSON.isVisible(found, to: identity) else {
-                throw HTTPError.badRequest("invalid_field", "`parent_id` is not a message of this channel.")
-            }
-        }
         let outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
         let now = Timestamp.now()
         let id = input.id ?? TimeOrderedID.make()
@@ -138,13 +134,20 @@ struct MessagesRoutes: Sendable {
                                     originalText: outcome.originalText, state: outcome.state, parentID: input.parent_id,
                                     custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
                                     flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
-        switch try await store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now)) {
-        case .created(let stored):
-            return try respond(stored, to: request, identity, status: .created)
-        case .replayed(let stored):
-            return try respond(stored, to: request, identity)
-        case .conflict:
-            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+        let sender = Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator)
+        store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now), sender: sender) { result in
+            responder.respond {
+                switch try result.get() {
+                case .created(let stored):
+                    return try self.respond(stored, to: request, identity, status: .created)
+                case .replayed(let stored):
+                    return try self.respond(stored, to: request, identity)
+                case .conflict:
+                    throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+                case .parentNotFound:
+                    throw HTTPError.badRequest("invalid_field", "`parent_id` is not a message of this channel.")
+                }
+            }
         }
     }
 
@@ -167,9 +170,15 @@ struct MessagesRoutes: Sendable {
         }
         let choice = localization.choice(for: request.head)
         // Newest page first, each page in chronological order.
-        var response = try Response.encoded(ListResponse(name: "messages", items: found.reversed().map {
-            MessageJSON($0, for: identity, choice: choice)
-        }, nextCursor: next))
+        var json: [UInt8] = Array(#"{"messages":["#.utf8)
+        for (index, message) in found.reversed().enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: MessageJSON.json(message, for: identity, choice: choice))
+        }
+        json.append(contentsOf: #"],"next_cursor":"#.utf8)
+        json.append(contentsOf: (next.map(JSONText.quoted) ?? "null").utf8)
+        json.append(UInt8(ascii: "}"))
+        var response = Response.json(.ok, json)
         Localization.mark(&response, choice)
         return response
     }
@@ -182,7 +191,7 @@ struct MessagesRoutes: Sendable {
 
     private func respond(_ message: StoredMessage, to request: Request, _ identity: Identity, status: HTTPStatus = .ok) throws -> Response {
         let choice = localization.choice(for: request.head)
-        var response = try Response.encoded(MessageJSON(message, for: identity, choice: choice), status: status)
+        var response = Response.json(status, MessageJSON.json(message, for: identity, choice: choice))
         Localization.mark(&response, choice)
         return response
     }

@@ -41,6 +41,35 @@ struct Routes {
         table.append(Entry(method: method, path: path, access: .anyone))
     }
 
+    /// Checks the caller's token, role and (with `limitedAsSend`) send rate: the one place
+    /// access is enforced, for every kind of route.
+    private static func admit(_ request: Request, _ minimum: Role, _ authenticator: Authenticator,
+                              _ limiter: RateLimiter?) throws(HTTPError) -> Identity {
+        let identity = try authenticator.identity(for: request)
+        guard identity.role >= minimum else {
+            throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.",
+                            detailArguments: [minimum.rawValue])
+        }
+        if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
+            throw HTTPError(.tooManyRequests, code: "rate_limited",
+                            detail: "Too many messages; try again in \(retryAfter) seconds.",
+                            headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
+        }
+        return identity
+    }
+
+    /// As `add`, for a handler that answers through a `Responder` instead of as a task (the send
+    /// path). The checks and the handler's first part run on the connection's queue.
+    mutating func addCallback(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false,
+                              _ handler: @escaping @Sendable (Request, Identity, Responder) throws -> Void) {
+        let authenticator = self.authenticator
+        let limiter = limitedAsSend ? sendLimiter : nil
+        router.add(method, path, .callback { request, responder in
+            try handler(request, try Self.admit(request, minimum, authenticator, limiter), responder)
+        })
+        table.append(Entry(method: method, path: path, access: .role(minimum)))
+    }
+
     /// A route for callers with a valid token of at least `minimum`. With `limitedAsSend`, each
     /// call spends one of the caller's send tokens (429 with Retry-After when none are left).
     mutating func add(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false, maxBodyBytes: Int? = nil,
@@ -48,17 +77,7 @@ struct Routes {
         let authenticator = self.authenticator
         let limiter = limitedAsSend ? sendLimiter : nil
         router.add(method, path, .async { request in
-            let identity = try authenticator.identity(for: request)
-            guard identity.role >= minimum else {
-                throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.",
-                                detailArguments: [minimum.rawValue])
-            }
-            if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
-                throw HTTPError(.tooManyRequests, code: "rate_limited",
-                                detail: "Too many messages; try again in \(retryAfter) seconds.",
-                                headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
-            }
-            return try await handler(request, identity)
+            try await handler(request, try Self.admit(request, minimum, authenticator, limiter))
         }, maxBodyBytes: maxBodyBytes)
         table.append(Entry(method: method, path: path, access: .role(minimum)))
     }

@@ -41,28 +41,36 @@ public final class DatabaseWriter: Sendable {
     /// Runs `work` in the next group transaction and returns its result once that is committed.
     public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let result = UncheckedBox<Result<T, any Error>?>(nil)
-            let item = WorkItem(
-                run: { database in
-                    result.value = Result { try database.inSavepoint(work) }
-                },
-                finish: { commitError in
-                    if let commitError {
-                        continuation.resume(throwing: commitError)
-                    } else {
-                        continuation.resume(with: result.value ?? .failure(StoreError.closed))
-                    }
-                })
-            let accepted = pending.withLock { queue -> Bool in
-                guard !queue.closed else { return false }
-                queue.items.append(item)
-                if queue.draining { return true }
-                queue.draining = true
-                dispatchQueue.async { self.drain() }
-                return true
-            }
-            if !accepted { continuation.resume(throwing: StoreError.closed) }
+            write(work) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Runs `work` in the next group transaction and calls `completion` on the writer's queue once
+    /// that is committed, with the write's result or the commit's error. For callers that are not
+    /// async, so that waiting for the commit costs no task.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let result = UncheckedBox<Result<T, any Error>?>(nil)
+        let item = WorkItem(
+            run: { database in
+                result.value = Result { try database.inSavepoint(work) }
+            },
+            finish: { commitError in
+                if let commitError {
+                    completion(.failure(commitError))
+                } else {
+                    completion(result.value ?? .failure(StoreError.closed))
+                }
+            })
+        let accepted = pending.withLock { queue -> Bool in
+            guard !queue.closed else { return false }
+            queue.items.append(item)
+            if queue.draining { return true }
+            queue.draining = true
+            dispatchQueue.async { self.drain() }
+            return true
+        }
+        if !accepted { completion(.failure(StoreError.closed)) }
     }
 
     /// Runs `work` on the writer's queue outside of any group, for maintenance (backups,

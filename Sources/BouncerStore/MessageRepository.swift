@@ -78,6 +78,8 @@ public enum SendOutcome: Sendable, Equatable {
     case replayed(StoredMessage)
     /// The client id is taken by another user's message or another text.
     case conflict
+    /// `parentID` names no message of the channel that the sender may see.
+    case parentNotFound
 }
 
 /// What a change to one message does, decided from the message as it is inside the transaction.
@@ -100,6 +102,11 @@ public struct Viewer: Sendable {
 
 public protocol MessageRepository: Sendable {
     func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome
+    /// Stores a new message (and the flags filed with it) in one transaction, checking its
+    /// parent there too, and calls `completion` once committed, from the store's thread. For
+    /// callers that are not async: the send path.
+    func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+              completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void)
     func message(id: String) async throws -> StoredMessage?
     /// A channel's newest messages visible to `viewer` before `sequence` (or the newest), newest first.
     func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage]

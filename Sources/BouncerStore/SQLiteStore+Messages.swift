@@ -5,10 +5,23 @@ extension SQLiteStore: MessageRepository {
         """
 
     public func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome {
-        try await writer.write { database in
+        try await withCheckedThrowingContinuation { continuation in
+            send(message, flags: flags, sender: Viewer(userID: message.userID, seesEverything: false)) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+                     completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        writer.write({ database in
             if let existing = try Self.readMessage(database, id: message.id) {
                 return existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
                     ? .replayed(existing) : .conflict
+            }
+            if let parentID = message.parentID {
+                guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
+                      sender.seesEverything || ["delivered", "deleted"].contains(parent.state) || parent.userID == sender.userID else {
+                    return .parentNotFound
+                }
             }
             var stored = message
             try database.execute(
@@ -19,8 +32,8 @@ extension SQLiteStore: MessageRepository {
                 """, Self.values(message))
             stored.sequence = database.lastInsertRowID
             try Self.insert(flags, database)
-            return .created(stored)
-        }
+            return SendOutcome.created(stored)
+        }, completion: completion)
     }
 
     public func message(id: String) async throws -> StoredMessage? {

@@ -255,6 +255,26 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                         self.continueAfterResponse()
                     }
                 }
+            case .callback(let body):
+                let context = self.context
+                let request = request
+                let responder = Responder { build in
+                    self.queue.async {
+                        let response: Response
+                        do {
+                            response = try build()
+                        } catch {
+                            response = context.render(error, request: request)
+                        }
+                        self.respond(to: pending, with: response)
+                        self.continueAfterResponse()
+                    }
+                }
+                do {
+                    try body(request, responder)
+                } catch {
+                    responder.fail(error)
+                }
             }
         }
     }

@@ -45,6 +45,7 @@ import TestSupport
             let closed = try await blocking { try client.waitForClose(timeout: .seconds(1)) }
             #expect(closed)
         }
-        #expect(try await blocking { service.waitForOutput(containing: "\"msg\":\"stopped\"") })
+        let stopped = try await blocking { service.waitForOutput(containing: "\"msg\":\"stopped\"") }
+        #expect(stopped, "the last lines: \(service.lines.suffix(3))")
     }
 }

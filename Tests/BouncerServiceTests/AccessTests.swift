@@ -38,6 +38,15 @@ import TestSupport
             switch handler {
             case .immediate(let body): return try body(request)
             case .async(let body): return try await body(request)
+            case .callback(let body):
+                let build = try await withCheckedThrowingContinuation { continuation in
+                    do {
+                        try body(request, Responder { continuation.resume(returning: $0) })
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+                return try build()
             }
         } catch let error as HTTPError {
             return DefaultProblemRenderer().render(error, for: head, requestID: "test")

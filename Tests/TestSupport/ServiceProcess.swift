@@ -1,17 +1,12 @@
 import Foundation
-import Synchronization
 
 /// The real `bouncer` binary, started as a child process on a loopback port the kernel picks.
 public final class ServiceProcess: @unchecked Sendable {
     public let process = Process()
     public private(set) var port = 0
-    private final class Output: Sendable {
-        let bytes = Mutex<[UInt8]>([])
-        let ended = Atomic<Bool>(false)
-    }
-
-    private let output = Output()
-    private let pipe = Pipe()
+    /// The process writes its output to this file; reading a file has none of a pipe's races
+    /// between the last lines written and the process's exit.
+    private let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bouncer-output-\(UUID().uuidString).log").path
 
     /// The built binary: `BOUNCER_BINARY`, else `bouncer` beside the test runner.
     public static var binary: URL {
@@ -57,15 +52,12 @@ public final class ServiceProcess: @unchecked Sendable {
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { output.ended.store(true, ordering: .releasing) }
-            output.bytes.withLock { $0.append(contentsOf: data) }
-        }
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
+        try output.close()
         let deadline = ContinuousClock.now + startTimeout
         while ContinuousClock.now < deadline {
             if let line = lines.first(where: { $0.contains("\"msg\":\"listening\"") }),
@@ -86,10 +78,10 @@ public final class ServiceProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        pipe.fileHandleForReading.readabilityHandler = nil
+        try? FileManager.default.removeItem(atPath: outputPath)
     }
 
-    public var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
+    public var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
     public func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
@@ -109,18 +101,13 @@ public final class ServiceProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
-    /// Waits for the process to exit, and for what it wrote to be read; nil if it is still
-    /// running at the deadline.
+    /// Waits for the process to exit; nil if it is still running at the deadline.
     public func waitForExit(timeout: Duration) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }
         guard !process.isRunning else { return nil }
-        let drained = ContinuousClock.now + .seconds(2)
-        while !output.ended.load(ordering: .acquiring) && ContinuousClock.now < drained {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         return process.terminationStatus
     }
 }
