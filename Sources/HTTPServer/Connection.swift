@@ -15,6 +15,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         var started: ContinuousClock.Instant
         /// The most body bytes its route takes.
         var bodyLimit = 0
+        /// Where routing sent it, decided when the head arrived.
+        var match: Router.Match = .notFound
     }
 
     private enum AfterWrite {
@@ -147,11 +149,12 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             guard let event else { break }
             switch event {
             case .head(let head):
-                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now)
+                let route = context.router.route(method: head.method, path: head.path)
+                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now, match: route.match)
                 headStarted = 0
                 if head.framing != .none {
                     // The parser allows the largest body of any route; this route may take less.
-                    let limit = context.router.bodyLimit(method: head.method, path: head.path) ?? context.limits.maxBodyBytes
+                    let limit = route.bodyLimit ?? context.limits.maxBodyBytes
                     current?.bodyLimit = limit
                     if case .length(let length) = head.framing, length > limit {
                         failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
@@ -219,7 +222,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private func handle(_ pending: PendingRequest) {
         deadline = 0
         let request = Request(head: pending.head, body: pending.body, id: pending.id, maxJSONDepth: context.limits.maxJSONDepth)
-        switch context.router.match(method: pending.head.method, path: pending.head.path) {
+        switch pending.match {
         case .notFound:
             respond(to: pending, with: context.render(HTTPError.notFound(), request: request))
         case .methodNotAllowed(let allowed):

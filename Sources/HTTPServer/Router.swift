@@ -98,23 +98,23 @@ public struct Router: Sendable {
     /// Finds the handler for a method and a raw (still percent-encoded) path. HEAD is answered by
     /// the GET handler; the connection leaves out the body.
     public func match(method: String, path: Substring) -> Match {
+        route(method: method, path: path).match
+    }
+
+    /// The match for a method and path, and the route's own body limit if it has one: one walk
+    /// of the trie for both, done once per request when its head arrives.
+    public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var parameters: [String: String] = [:]
-        guard let node = Self.find(segments[...], from: root, parameters: &parameters) else { return .notFound }
-        if node.handlers.isEmpty { return .notFound }
+        guard let node = Self.find(segments[...], from: root, parameters: &parameters), !node.handlers.isEmpty else {
+            return (.notFound, nil)
+        }
         if let handler = node.handlers[method] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
-            return .found(handler, parameters: parameters)
+            return (.found(handler, parameters: parameters), node.bodyLimits[method])
         }
         var allowed = Set(node.handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        return .methodNotAllowed(allowed: allowed.sorted())
-    }
-
-    /// The body limit of the route a request goes to, when it has its own.
-    public func bodyLimit(method: String, path: Substring) -> Int? {
-        var parameters: [String: String] = [:]
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        return Self.find(segments[...], from: root, parameters: &parameters)?.bodyLimits[method]
+        return (.methodNotAllowed(allowed: allowed.sorted()), nil)
     }
 
     /// The node with handlers that `segments` lead to. A literal segment is tried first; when the
