@@ -15,11 +15,38 @@ struct MessagesRoutes: Sendable {
 
     static let maxCustomBytes = 5 * 1024
 
-    struct SendInput: Decodable {
+    /// A send's body, read with the strict parser (every send parses one, so it skips the
+    /// general decoder): `{"id"?, "text", "parent_id"?, "custom"?}`; other members are ignored.
+    struct SendInput {
         var id: String?
         var text: String
-        var parent_id: String?
-        var custom: AnyJSON?
+        var parentID: String?
+        /// `custom` as compact JSON text.
+        var custom: String?
+
+        init(_ request: Request) throws(HTTPError) {
+            try request.checkJSONBody()
+            guard let parsed = try? StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth),
+                  case .object(let members) = parsed else {
+                throw .badRequest("invalid_json", "The request body is not a valid JSON object.")
+            }
+            func optionalString(_ name: String) throws(HTTPError) -> String? {
+                switch members[name] {
+                case nil, .null?: return nil
+                case .string(let value)?: return value
+                default: throw .badRequest("invalid_field", "The field `\(name)` has the wrong type.")
+                }
+            }
+            guard let text = try optionalString("text") else { throw .badRequest("invalid_field", "The field `text` is required.") }
+            self.text = text
+            id = try optionalString("id")
+            parentID = try optionalString("parent_id")
+            switch members["custom"] {
+            case nil, .null?: custom = nil
+            case .object?: custom = members["custom"]!.serialized
+            default: throw .badRequest("invalid_field", "`custom` must be an object.")
+            }
+        }
     }
 
     struct EditInput: Decodable {
@@ -114,24 +141,19 @@ struct MessagesRoutes: Sendable {
     /// answers from the connection's queue once that is committed: no task, no extra hops.
     private func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
         let channelID = try Self.channelID(request)
-        let input = try request.decodeJSON(SendInput.self)
+        let input = try SendInput(request)
         try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
         if let id = input.id { try Self.validateMessageID(id, field: "id") }
-        if let parent = input.parent_id { try Self.validateMessageID(parent, field: "parent_id") }
-        var custom: String?
-        if let value = input.custom {
-            guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
-            let encoded = try JSONEncoder().encode(value)
-            guard encoded.count <= Self.maxCustomBytes else {
-                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
-            }
-            custom = String(decoding: encoded, as: UTF8.self)
+        if let parent = input.parentID { try Self.validateMessageID(parent, field: "parent_id") }
+        let custom = input.custom
+        if let custom, custom.utf8.count > Self.maxCustomBytes {
+            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
         let outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
         let now = Timestamp.now()
         let id = input.id ?? TimeOrderedID.make()
         let message = StoredMessage(id: id, channelID: channelID, userID: identity.userID, text: outcome.text,
-                                    originalText: outcome.originalText, state: outcome.state, parentID: input.parent_id,
+                                    originalText: outcome.originalText, state: outcome.state, parentID: input.parentID,
                                     custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
                                     flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
         let sender = Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator)

@@ -67,6 +67,15 @@ public final class Database {
         sqlite3_reset(statement.handle)
     }
 
+    /// Runs one statement from the statement cache: for the fixed statements every write runs
+    /// (BEGIN, SAVEPOINT, RELEASE, COMMIT), which are then parsed once per connection.
+    public func executeCached(_ sql: String) throws(DatabaseError) {
+        let statement = try cachedStatement(sql)
+        sqlite3_reset(statement.handle)
+        while try statement.step() {}
+        sqlite3_reset(statement.handle)
+    }
+
     /// Rows of a query.
     public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> [Row] {
         let statement = try cachedStatement(sql)
@@ -113,13 +122,13 @@ public final class Database {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func inTransaction<T>(immediate: Bool = true, _ body: (Database) throws -> T) throws -> T {
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try executeCached(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let result = try body(self)
-            try execute("COMMIT")
+            try executeCached("COMMIT")
             return result
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { try? executeCached("ROLLBACK") }
             throw error
         }
     }
@@ -130,14 +139,14 @@ public final class Database {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "sp\(savepointDepth)"
-        try execute("SAVEPOINT \(name)")
+        try executeCached("SAVEPOINT \(name)")
         do {
             let result = try body(self)
-            try execute("RELEASE \(name)")
+            try executeCached("RELEASE \(name)")
             return result
         } catch {
-            try? execute("ROLLBACK TO \(name)")
-            try? execute("RELEASE \(name)")
+            try? executeCached("ROLLBACK TO \(name)")
+            try? executeCached("RELEASE \(name)")
             throw error
         }
     }

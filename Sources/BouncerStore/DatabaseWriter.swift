@@ -100,12 +100,12 @@ public final class DatabaseWriter: Sendable {
             let started = ContinuousClock.now
             var commitError: DatabaseError?
             do {
-                try database.execute("BEGIN IMMEDIATE")
+                try database.executeCached("BEGIN IMMEDIATE")
                 for item in batch { item.run(database) }
-                try database.execute("COMMIT")
+                try database.executeCached("COMMIT")
             } catch {
                 commitError = error
-                if database.isInTransaction { try? database.execute("ROLLBACK") }
+                if database.isInTransaction { try? database.executeCached("ROLLBACK") }
             }
             for item in batch { item.finish(commitError) }
             onBatch(BatchReport(size: batch.count, duration: ContinuousClock.now - started))

@@ -7,12 +7,7 @@ extension Request {
     /// malformed text, and 400 `invalid_field` naming the field whose type or presence is wrong.
     /// A body sent without Content-Type is read as JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
-        if let contentType = headers["content-type"], !Self.isJSON(contentType) {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
-                            detail: "The body must be JSON (Content-Type: application/json).")
-        }
-        guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
-        try JSONDepth.check(body, limit: maxJSONDepth)
+        try checkJSONBody()
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let error as DecodingError {
@@ -20,6 +15,17 @@ extension Request {
         } catch {
             throw .badRequest("invalid_json", "The request body is not valid JSON.")
         }
+    }
+
+    /// The checks every JSON body passes before it is parsed: a JSON media type (or none), not
+    /// empty, not nested past the limit. For handlers that parse the body themselves.
+    public func checkJSONBody() throws(HTTPError) {
+        if let contentType = headers["content-type"], !Self.isJSON(contentType) {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
+                            detail: "The body must be JSON (Content-Type: application/json).")
+        }
+        guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
+        try JSONDepth.check(body, limit: maxJSONDepth)
     }
 
     /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).

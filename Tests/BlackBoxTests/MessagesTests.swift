@@ -170,8 +170,22 @@ import TestSupport
             #expect(try h.send("   ").status == 400)
             #expect(try h.send(String(repeating: "x", count: 5001)).status == 400)
             #expect(try h.send("x", channel: "bad%20channel").status == 400)
+
+            // `custom` comes back as it was sent; anything but an object is refused.
+            let custom = try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                                    body: #"{"text":"with custom","custom":{"b":[1,2.5,"x"],"a":{"nested":true}}}"#)
+            #expect(custom.status == 201)
+            let returned = try #require(custom.json?["custom"] as? [String: Any])
+            #expect((returned["a"] as? [String: Any])?["nested"] as? Bool == true)
+            #expect((returned["b"] as? [Any])?.count == 3)
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                               body: #"{"text":"x","custom":[1]}"#).status == 400)
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                               body: #"{"text":5}"#).status == 400)
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                               body: #"{"text":"a","text":"b"}"#).status == 400)
             let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: "bob")
-            #expect((page.json?["messages"] as? [Any])?.count == 1)
+            #expect((page.json?["messages"] as? [Any])?.count == 2)
         }
     }
 
