@@ -184,6 +184,14 @@ public struct StrictJSONParser {
 
     private mutating func parseString() throws(StrictJSONError) -> String {
         index += 1
+        // Most strings have no escapes: take them whole, in one validation.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { throw error("invalid UTF-8") }
+            index = end + 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         var run = index
         func flush(_ end: Int) throws(StrictJSONError) {
