@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Applies migrations in order, each in its own transaction, and records each with its checksum
 /// in `schema_migrations`. Before applying anything it checks that every applied migration is
@@ -105,13 +106,31 @@ public enum Timestamp {
     public static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return format(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec) / 1_000_000)
+        let seconds = Int(spec.tv_sec)
+        let milliseconds = Int(spec.tv_nsec) / 1_000_000
+        // Every stored row and log line asks for the time: the part up to the second is
+        // formatted once a second, the milliseconds each time.
+        let prefix = secondPrefix.withLock { cached -> [UInt8] in
+            if cached.second != seconds {
+                cached = (seconds, Array(format(seconds: seconds, milliseconds: 0).utf8.prefix(20)))
+            }
+            return cached.prefix
+        }
+        var bytes = prefix
+        bytes.append(UInt8(48 + milliseconds / 100))
+        bytes.append(UInt8(48 + milliseconds / 10 % 10))
+        bytes.append(UInt8(48 + milliseconds % 10))
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    private static let secondPrefix = Mutex<(second: Int, prefix: [UInt8])>((-1, []))
+
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        let seconds = Int(interval.rounded(.down))
-        return format(seconds: seconds, milliseconds: min(999, Int((interval - Double(seconds)) * 1000)))
+        // Whole milliseconds first, so 0.999 s (not exactly representable) stays 999 ms.
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder >= 0 ? format(seconds: seconds, milliseconds: remainder) : format(seconds: seconds - 1, milliseconds: remainder + 1000)
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, written digit by digit: this runs for every stored row and

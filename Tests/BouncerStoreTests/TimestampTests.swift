@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+@testable import BouncerStore
+
+@Suite struct TimestampTests {
+    @Test func rfc3339InUTCWithMilliseconds() throws {
+        #expect(Timestamp.format(seconds: 1_795_000_000, milliseconds: 7) == "2026-11-18T11:06:40.007Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 0.999)) == "1970-01-01T00:00:00.999Z")
+        let now = Timestamp.now()
+        #expect(now.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(now)")
+        let formatted = Timestamp.format(Date())
+        #expect(now.prefix(16) == formatted.prefix(16) || now < formatted, "now() agrees with the clock")
+    }
+
+    @Test func idsSortInTheOrderTheyWereMade() {
+        let ids = (0..<2000).map { _ in TimeOrderedID.make() }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == 26 })
+        #expect(TimeOrderedID.make(milliseconds: 1) < TimeOrderedID.make(milliseconds: 2))
+    }
+}
