@@ -55,6 +55,13 @@ public final class Catalog: Sendable {
         }
         self.tables = tables
         self.lowercasedTags = Dictionary(uniqueKeysWithValues: tags.map { ($0.lowercased(), $0) })
+        let defaultTag = self.defaultLocale
+        let matched = LocaleTag.fallbacks(defaultTag).lazy.compactMap { tag in tags.first { $0.lowercased() == tag.lowercased() } }.first
+        if let matched, let table = tables[matched] {
+            self.defaultChoice = Choice(tag: BundledStrings.aliases[matched] ?? matched, table: table)
+        } else {
+            self.defaultChoice = Choice(tag: defaultTag, table: bundled["en"] ?? [:])
+        }
     }
 
     /// The lookup order of the contract: for the locale, then each shorter tag of it, then the
@@ -93,9 +100,8 @@ public final class Catalog: Sendable {
         return Choice(tag: BundledStrings.aliases[matched] ?? matched, table: table)
     }
 
-    public var defaultChoice: Choice {
-        choice(for: defaultLocale) ?? Choice(tag: defaultLocale, table: bundled["en"] ?? [:])
-    }
+    /// The texts of requests that name no locale Bouncer has: most requests, so made once.
+    public let defaultChoice: Choice
 
     /// The locale of a request: `?locale=` if given, else the best `Accept-Language` match, else
     /// the default. An unknown `?locale=` falls back like any tag, then to the default.
