@@ -105,10 +105,11 @@ struct MessagesRoutes: Sendable {
             let message = try await handlers.visibleMessage(request, identity)
             return try handlers.respond(message, to: request, identity)
         }
-        routes.add("PATCH", "/v1/messages/{id}", .user) { request, identity in
+        // An edit or a Send Anyway is a send too, and spends from the same rate.
+        routes.add("PATCH", "/v1/messages/{id}", .user, limitedAsSend: true) { request, identity in
             try await handlers.edit(request, identity)
         }
-        routes.add("POST", "/v1/messages/{id}/resend", .user) { request, identity in
+        routes.add("POST", "/v1/messages/{id}/resend", .user, limitedAsSend: true) { request, identity in
             try await handlers.resend(request, identity)
         }
         routes.add("DELETE", "/v1/messages/{id}", .user) { request, identity in
@@ -126,10 +127,19 @@ struct MessagesRoutes: Sendable {
                 var state: String
                 var created_at: String
             }
-            let revisions = try await handlers.store.revisions(of: id).map {
-                Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt)
+            let limit = try Pagination.limit(request)
+            let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
+                guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+                return revision
+            } ?? 0
+            var found = try await handlers.store.revisions(of: id, after: after, limit: limit + 1)
+            var next: String?
+            if found.count > limit {
+                found.removeLast()
+                next = found.last.map { Pagination.cursor(after: String($0.revision)) }
             }
-            return try Response.encoded(ListResponse(name: "revisions", items: revisions))
+            let revisions = found.map { Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt) }
+            return try Response.encoded(ListResponse(name: "revisions", items: revisions, nextCursor: next))
         }
     }
 

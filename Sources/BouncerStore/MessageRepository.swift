@@ -115,5 +115,6 @@ public protocol MessageRepository: Sendable {
     /// erased), or nil with `found` false when there is no such message.
     func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
         async throws -> (found: Bool, message: StoredMessage?)
-    func revisions(of id: String) async throws -> [MessageRevision]
+    /// Earlier texts of a message, oldest first, after revision `after`, at most `limit`.
+    func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision]
 }

@@ -93,10 +93,11 @@ extension SQLiteStore: MessageRepository {
         }
     }
 
-    public func revisions(of id: String) async throws -> [MessageRevision] {
+    public func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision] {
         try await readers.read { database in
-            try database.fetchAll("SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? ORDER BY revision",
-                                  [.text(id)]).map { row in
+            try database.fetchAll(
+                "SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? AND revision > ? ORDER BY revision LIMIT ?",
+                [.text(id), .integer(Int64(after)), .integer(Int64(limit))]).map { row in
                 MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? "",
                                 moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
             }

@@ -239,6 +239,14 @@ import TestSupport
             let revisions = try h.call("GET", "/v1/messages/fine/revisions", as: "mod")
             #expect((revisions.json?["revisions"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["fine text"])
             #expect(try h.call("GET", "/v1/messages/fine/revisions", as: "alice").status == 403)
+            // Revisions page like every list.
+            _ = try h.call("PATCH", "/v1/messages/fine", as: "alice", body: #"{"text":"third text"}"#)
+            let first = try h.call("GET", "/v1/messages/fine/revisions?limit=1", as: "mod").json
+            #expect((first?["revisions"] as? [[String: Any]])?.first?["text"] as? String == "fine text")
+            let cursor = try #require(first?["next_cursor"] as? String)
+            let second = try h.call("GET", "/v1/messages/fine/revisions?limit=1&cursor=\(cursor)", as: "mod").json
+            #expect((second?["revisions"] as? [[String: Any]])?.first?["text"] as? String == "better text")
+            #expect(second?["next_cursor"] is NSNull)
             let bouncedRevisions = try h.call("GET", "/v1/messages/bounced/revisions", as: "mod")
             #expect((bouncedRevisions.json?["revisions"] as? [[String: Any]])?.first?["state"] as? String == "bounced")
         }
