@@ -80,7 +80,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     defaults.send_rate_per_user = configuration.sendRatePerUser
     defaults.default_locale = localization.catalog.defaultLocale
     let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter)
-    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings,
+    let bans = try await BanList(repository: store)
+    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
                             sendLimiter: sendLimiter)
     let events = ServerEvents(
@@ -109,14 +110,17 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings,
+func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
                 authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
+    let audit = Audit(repository: store)
     OperationsRoutes(health: store).register(in: &routes)
     IdentityRoutes().register(in: &routes)
-    LocalizationRoutes(localization: localization).register(in: &routes)
-    RulesRoutes(rules: rules, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
-    SettingsRoutes(settings: settings).register(in: &routes)
-    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization).register(in: &routes)
+    LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
+    RulesRoutes(rules: rules, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
+    SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
+    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit)
+        .register(in: &routes)
+    ModeratorRoutes(repository: store, bans: bans, audit: audit).register(in: &routes)
     return routes
 }

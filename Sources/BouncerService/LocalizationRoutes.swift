@@ -6,6 +6,7 @@ import HTTPServer
 /// `/v1/localization`: the texts clients show, and the admins' overrides of them.
 struct LocalizationRoutes: Sendable {
     let localization: Localization
+    let audit: Audit
 
     /// Most keys one `?keys=` may name.
     static let maxRequestedKeys = 200
@@ -48,6 +49,7 @@ struct LocalizationRoutes: Sendable {
 
     func register(in routes: inout Routes) {
         let localization = self.localization
+        let audit = self.audit
         routes.add("GET", "/v1/localization", .user) { request, _ in
             let choice = localization.choice(for: request.head)
             var keys = BundledStrings.keys
@@ -75,15 +77,17 @@ struct LocalizationRoutes: Sendable {
             let strings = try Self.readStrings(request)
             let snapshot = try await localization.repository.setOverrides(locale: tag, strings: strings, by: identity.userID)
             localization.apply(snapshot)
+            try await audit.record(identity, "localization.update", "locale", tag, details: ["keys": strings.keys.sorted().joined(separator: ",")])
             return try Self.effective(localization, tag)
         }
-        routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, _ in
+        routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameters["locale"] ?? "")
             let key = request.parameters["key"] ?? ""
             guard let snapshot = try await localization.repository.deleteOverride(locale: tag, key: key) else {
                 throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).")
             }
             localization.apply(snapshot)
+            try await audit.record(identity, "localization.update", "locale", tag, details: ["deleted": key])
             return Response(status: .noContent)
         }
     }

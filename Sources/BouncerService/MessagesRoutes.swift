@@ -12,6 +12,8 @@ struct MessagesRoutes: Sendable {
     let rules: Rules
     let settings: LiveSettings
     let localization: Localization
+    let bans: BanList
+    let audit: Audit
 
     static let maxCustomBytes = 5 * 1024
 
@@ -150,6 +152,10 @@ struct MessagesRoutes: Sendable {
     /// Checks and moderates on the connection's queue, writes in the next group commit, and
     /// answers from the connection's queue once that is committed: no task, no extra hops.
     private func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
+        let ban = bans.active(identity.userID)
+        if let ban, !ban.shadow {
+            throw HTTPError(.forbidden, code: "user_banned", detail: "You are banned from sending messages.")
+        }
         let channelID = try Self.channelID(request)
         let input = try SendInput(request)
         try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
@@ -159,7 +165,12 @@ struct MessagesRoutes: Sendable {
         if let custom, custom.utf8.count > Self.maxCustomBytes {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
-        let outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
+        var outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
+        if ban != nil {
+            // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
+            outcome.state = "shadowed"
+            outcome.bounceAction = nil
+        }
         let now = Timestamp.now()
         let id = input.id ?? TimeOrderedID.make()
         let message = StoredMessage(id: id, channelID: channelID, userID: identity.userID, text: outcome.text,
@@ -313,6 +324,7 @@ struct MessagesRoutes: Sendable {
             throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the admin role.", detailArguments: ["admin"])
         }
         let now = Timestamp.now()
+        let author = identity.role >= .moderator ? try await store.message(id: request.parameters["id"] ?? "")?.userID : nil
         let result = try await store.change(request.parameters["id"] ?? "") { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
             if hard || current.state == "bounced" || current.state == "removed" { return .erase }
@@ -323,6 +335,10 @@ struct MessagesRoutes: Sendable {
             return .update(updated, keepRevision: false, flags: [])
         }
         guard result.found else { throw Self.notFound }
+        if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
+            try await audit.record(identity, "message.delete", "message", request.parameters["id"] ?? "",
+                                   details: ["hard": String(hard), "author_id": author ?? ""])
+        }
         return Response(status: .noContent)
     }
 

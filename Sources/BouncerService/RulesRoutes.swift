@@ -7,6 +7,7 @@ import HTTPServer
 /// `/v1/rules` and `/v1/moderation/check`.
 struct RulesRoutes: Sendable {
     let rules: Rules
+    let audit: Audit
     let maxMessageLength: @Sendable () -> Int
 
     static let maxImportRules = 100_000
@@ -66,6 +67,7 @@ struct RulesRoutes: Sendable {
 
     func register(in routes: inout Routes) {
         let rules = self.rules
+        let audit = self.audit
         let maxMessageLength = self.maxMessageLength
         routes.add("GET", "/v1/rules", .moderator) { request, _ in
             var query = RuleQuery(limit: try Pagination.limit(request) + 1)
@@ -94,6 +96,7 @@ struct RulesRoutes: Sendable {
             let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
             let snapshot = try await rules.repository.insertRules([rule])
             try await Self.apply(snapshot, rules)
+            try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind, "pattern": rule.pattern])
             return try Response.encoded(RuleJSON(rule), status: .created)
         }
         routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
@@ -106,17 +109,21 @@ struct RulesRoutes: Sendable {
             let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
             guard let snapshot = try await rules.repository.updateRule(rule) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
+            try await audit.record(identity, "rule.update", "rule", rule.id, details: ["pattern": rule.pattern, "enabled": String(rule.enabled)])
             return try Response.encoded(RuleJSON(rule))
         }
-        routes.add("DELETE", "/v1/rules/{id}", .admin) { request, _ in
-            guard let snapshot = try await rules.repository.deleteRule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+        routes.add("DELETE", "/v1/rules/{id}", .admin) { request, identity in
+            let id = request.parameters["id"] ?? ""
+            guard let snapshot = try await rules.repository.deleteRule(id: id) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
+            try await audit.record(identity, "rule.delete", "rule", id)
             return Response(status: .noContent)
         }
         routes.add("POST", "/v1/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
             let imported = try Self.importedRules(request, by: identity.userID)
             let snapshot = try await rules.repository.insertRules(imported)
             try await Self.apply(snapshot, rules)
+            try await audit.record(identity, "rule.import", "rules", String(imported.count), details: ["count": String(imported.count)])
             return try Response.encoded(["imported": imported.count], status: .created)
         }
         routes.add("POST", "/v1/moderation/check", .moderator) { request, _ in

@@ -132,7 +132,8 @@ import TestSupport
         let localization = Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store)
         let limiter = RateLimiter(rate: 10)
         let settings = try await LiveSettings(repository: store, defaults: Settings(), localization: localization, sendLimiter: limiter)
-        let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
+        let bans = try await BanList(repository: store)
+        let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
                                 sendLimiter: RateLimiter(rate: 10))
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
@@ -160,6 +161,10 @@ import TestSupport
         #expect(table["POST /v1/messages/{id}/resend"] == .role(.user))
         #expect(table["GET /v1/messages/{id}/actions"] == .role(.user))
         #expect(table["GET /v1/messages/{id}/revisions"] == .role(.moderator))
-        #expect(table.count == 25, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table["POST /v1/users/{user_id}/ban"] == .role(.moderator))
+        #expect(table["DELETE /v1/users/{user_id}/ban"] == .role(.moderator))
+        #expect(table["GET /v1/bans"] == .role(.moderator))
+        #expect(table["GET /v1/audit"] == .role(.moderator))
+        #expect(table.count == 29, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TestSupport
@@ -92,5 +93,24 @@ import TestSupport
         let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
         defer { store.close() }
         try await store.checkReady()
+    }
+}
+
+@Suite struct AuditLogTests {
+    @Test func theAuditLogIsAppendOnly() async throws {
+        let directory = try TemporaryDirectory()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"),
+                                    migrations: try Migration.load(directory: repository.appendingPathComponent("migrations")))
+        defer { store.close() }
+        try await store.record(AuditEntry(id: "a1", actorID: "mod", action: "user.ban", targetType: "user", targetID: "bob",
+                                          createdAt: Timestamp.now()))
+        await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { try $0.execute("UPDATE audit_log SET actor_id = 'someone else'") }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { try $0.execute("DELETE FROM audit_log") }
+        }
+        #expect(try await store.auditEntries(AuditQuery()).map(\.actorID) == ["mod"])
     }
 }

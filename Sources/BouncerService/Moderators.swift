@@ -1,0 +1,208 @@
+import BouncerIdentity
+import BouncerStore
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The bans in force, kept in memory so the send path checks them without a read: loaded at
+/// start, changed only after the store has committed a change.
+final class BanList: Sendable {
+    private let bans: Mutex<[String: StoredBan]>
+
+    init(repository: any ModerationRepository) async throws {
+        var loaded: [String: StoredBan] = [:]
+        var after: String?
+        while true {
+            let page = try await repository.activeBans(now: Timestamp.now(), after: after, limit: 1000)
+            for ban in page { loaded[ban.userID] = ban }
+            guard page.count == 1000 else { break }
+            after = page.last?.userID
+        }
+        bans = Mutex(loaded)
+    }
+
+    /// The ban on `userID` in force now, if any (a timed ban lifts itself when its time is up).
+    func active(_ userID: String, now: String = Timestamp.now()) -> StoredBan? {
+        bans.withLock { bans in
+            guard let ban = bans[userID] else { return nil }
+            if let expires = ban.expiresAt, expires <= now {
+                bans[userID] = nil
+                return nil
+            }
+            return ban
+        }
+    }
+
+    func set(_ ban: StoredBan) { bans.withLock { $0[ban.userID] = ban } }
+    func remove(_ userID: String) { bans.withLock { $0[userID] = nil } }
+}
+
+/// Writes the audit log: every moderator and admin action, who, what, on what, when.
+struct Audit: Sendable {
+    let repository: any ModerationRepository
+
+    func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
+               details: [String: String]? = nil) -> AuditEntry {
+        let json = details.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        return AuditEntry(id: TimeOrderedID.make(), actorID: identity.userID, action: action, targetType: targetType,
+                          targetID: targetID, note: note, details: json, createdAt: Timestamp.now())
+    }
+
+    func record(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
+                details: [String: String]? = nil) async throws {
+        try await repository.record(entry(identity, action, targetType, targetID, note: note, details: details))
+    }
+}
+
+/// `/v1/users/{user_id}/ban`, `/v1/bans` and `/v1/audit`.
+struct ModeratorRoutes: Sendable {
+    let repository: any ModerationRepository
+    let bans: BanList
+    let audit: Audit
+
+    static let maxBanSeconds = 10 * 366 * 24 * 3600
+
+    struct BanInput: Decodable {
+        var reason: String?
+        var duration_seconds: Int?
+        var shadow: Bool?
+    }
+
+    struct BanJSON: Encodable {
+        var user_id: String
+        var reason: String?
+        var shadow: Bool
+        var expires_at: String?
+        var created_by: String
+        var created_at: String
+
+        init(_ ban: StoredBan) {
+            user_id = ban.userID
+            reason = ban.reason
+            shadow = ban.shadow
+            expires_at = ban.expiresAt
+            created_by = ban.createdBy
+            created_at = ban.createdAt
+        }
+
+        enum CodingKeys: String, CodingKey { case user_id, reason, shadow, expires_at, created_by, created_at }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(user_id, forKey: .user_id)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(shadow, forKey: .shadow)
+            try container.encode(expires_at, forKey: .expires_at)
+            try container.encode(created_by, forKey: .created_by)
+            try container.encode(created_at, forKey: .created_at)
+        }
+    }
+
+    struct AuditJSON: Encodable {
+        var id, actor_id, action, target_type, target_id: String
+        var note: String?
+        var details: [String: String]?
+        var created_at: String
+
+        init(_ entry: AuditEntry) {
+            id = entry.id; actor_id = entry.actorID; action = entry.action; target_type = entry.targetType
+            target_id = entry.targetID; note = entry.note; created_at = entry.createdAt
+            details = entry.details.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+        }
+
+        enum CodingKeys: String, CodingKey { case id, actor_id, action, target_type, target_id, note, details, created_at }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(actor_id, forKey: .actor_id)
+            try container.encode(action, forKey: .action)
+            try container.encode(target_type, forKey: .target_type)
+            try container.encode(target_id, forKey: .target_id)
+            try container.encode(note, forKey: .note)
+            try container.encode(details, forKey: .details)
+            try container.encode(created_at, forKey: .created_at)
+        }
+    }
+
+    /// Bans `userID` and writes the audit entry with it; shared with the review decision.
+    static func ban(_ userID: String, reason: String?, seconds: Int?, shadow: Bool, by identity: Identity, note: String? = nil,
+                    repository: any ModerationRepository, bans: BanList, audit: Audit) async throws -> StoredBan {
+        let now = Date()
+        let ban = StoredBan(userID: userID, reason: reason, shadow: shadow,
+                            expiresAt: seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
+                            createdBy: identity.userID, createdAt: Timestamp.format(now))
+        var details = ["shadow": String(shadow)]
+        if let seconds { details["duration_seconds"] = String(seconds) }
+        try await repository.ban(ban, audit: audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details))
+        bans.set(ban)
+        return ban
+    }
+
+    func register(in routes: inout Routes) {
+        let repository = self.repository
+        let bans = self.bans
+        let audit = self.audit
+        routes.add("POST", "/v1/users/{user_id}/ban", .moderator) { request, identity in
+            let userID = try Self.userID(request)
+            let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
+            if let reason = input.reason, reason.count > 500 {
+                throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.")
+            }
+            if let seconds = input.duration_seconds, !(1...Self.maxBanSeconds).contains(seconds) {
+                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(Self.maxBanSeconds).")
+            }
+            let ban = try await Self.ban(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
+                                         by: identity, repository: repository, bans: bans, audit: audit)
+            return try Response.encoded(BanJSON(ban), status: .created)
+        }
+        routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
+            let userID = try Self.userID(request)
+            guard try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID)) else {
+                throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.")
+            }
+            bans.remove(userID)
+            return Response(status: .noContent)
+        }
+        routes.add("GET", "/v1/bans", .moderator) { request, _ in
+            let limit = try Pagination.limit(request)
+            var found = try await repository.activeBans(now: Timestamp.now(), after: try Pagination.after(request), limit: limit + 1)
+            var next: String?
+            if found.count > limit {
+                found.removeLast()
+                next = found.last.map { Pagination.cursor(after: $0.userID) }
+            }
+            return try Response.encoded(ListResponse(name: "bans", items: found.map(BanJSON.init), nextCursor: next))
+        }
+        routes.add("GET", "/v1/audit", .moderator) { request, _ in
+            let limit = try Pagination.limit(request)
+            var query = AuditQuery(actorID: request.query("actor_id"), action: request.query("action"),
+                                   after: try Pagination.after(request), limit: limit + 1)
+            if let since = request.query("since") { query.since = try Self.timestamp(since, "since") }
+            var found = try await repository.auditEntries(query)
+            var next: String?
+            if found.count > limit {
+                found.removeLast()
+                next = found.last.map { Pagination.cursor(after: $0.id) }
+            }
+            return try Response.encoded(ListResponse(name: "entries", items: found.map(AuditJSON.init), nextCursor: next))
+        }
+    }
+
+    static func userID(_ request: Request) throws(HTTPError) -> String {
+        let id = request.parameters["user_id"] ?? ""
+        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-128 characters of A-Z a-z 0-9 _ . @ : | -.") }
+        return id
+    }
+
+    /// An RFC 3339 time from a query, in the stored form so it compares as text.
+    static func timestamp(_ text: String, _ name: String) throws(HTTPError) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
+            throw .badRequest("invalid_field", "`\(name)` must be an RFC 3339 time like 2026-11-29T12:00:00Z.")
+        }
+        return Timestamp.format(date)
+    }
+}

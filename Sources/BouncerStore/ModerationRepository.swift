@@ -1,0 +1,151 @@
+/// A ban as stored.
+public struct StoredBan: Sendable, Equatable {
+    public var userID: String
+    public var reason: String?
+    public var shadow: Bool
+    public var expiresAt: String?
+    public var createdBy: String
+    public var createdAt: String
+
+    public init(userID: String, reason: String?, shadow: Bool, expiresAt: String?, createdBy: String, createdAt: String) {
+        self.userID = userID
+        self.reason = reason
+        self.shadow = shadow
+        self.expiresAt = expiresAt
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+    }
+}
+
+public struct AuditEntry: Sendable, Equatable {
+    public var id: String
+    public var actorID: String
+    public var action: String
+    public var targetType: String
+    public var targetID: String
+    public var note: String?
+    /// JSON text.
+    public var details: String?
+    public var createdAt: String
+
+    public init(id: String, actorID: String, action: String, targetType: String, targetID: String, note: String? = nil,
+                details: String? = nil, createdAt: String) {
+        self.id = id
+        self.actorID = actorID
+        self.action = action
+        self.targetType = targetType
+        self.targetID = targetID
+        self.note = note
+        self.details = details
+        self.createdAt = createdAt
+    }
+}
+
+public struct AuditQuery: Sendable {
+    public var actorID: String?
+    public var action: String?
+    public var since: String?
+    public var after: String?
+    public var limit: Int
+
+    public init(actorID: String? = nil, action: String? = nil, since: String? = nil, after: String? = nil, limit: Int = 50) {
+        self.actorID = actorID
+        self.action = action
+        self.since = since
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// Bans and the audit log.
+public protocol ModerationRepository: Sendable {
+    /// The ban in force on `userID` at `now` (an RFC 3339 time), if any.
+    func activeBan(userID: String, now: String) async throws -> StoredBan?
+    /// Bans (or re-bans) a user, with its audit entry in the same transaction.
+    func ban(_ ban: StoredBan, audit: AuditEntry) async throws
+    /// Lifts a ban; false when there was none. The audit entry is written with it.
+    func unban(userID: String, audit: AuditEntry) async throws -> Bool
+    /// Bans in force at `now`, by user id after `after`.
+    func activeBans(now: String, after: String?, limit: Int) async throws -> [StoredBan]
+    func record(_ entry: AuditEntry) async throws
+    func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
+}
+
+extension SQLiteStore: ModerationRepository {
+    public func activeBan(userID: String, now: String) async throws -> StoredBan? {
+        try await readers.read { database in
+            try database.fetchOne(
+                "SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)",
+                [.text(userID), .text(now)]).map(Self.storedBan)
+        }
+    }
+
+    public func ban(_ ban: StoredBan, audit: AuditEntry) async throws {
+        try await writer.write { database in
+            try database.execute(
+                """
+                INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id) DO UPDATE SET reason = excluded.reason, shadow = excluded.shadow, expires_at = excluded.expires_at,
+                    created_by = excluded.created_by, created_at = excluded.created_at
+                """,
+                [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
+                 ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
+            try Self.insert(audit, database)
+        }
+    }
+
+    public func unban(userID: String, audit: AuditEntry) async throws -> Bool {
+        try await writer.write { database in
+            try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
+            guard database.changes > 0 else { return false }
+            try Self.insert(audit, database)
+            return true
+        }
+    }
+
+    public func activeBans(now: String, after: String?, limit: Int) async throws -> [StoredBan] {
+        try await readers.read { database in
+            try database.fetchAll(
+                """
+                SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans
+                WHERE (expires_at IS NULL OR expires_at > ?) AND user_id > ? ORDER BY user_id LIMIT ?
+                """, [.text(now), .text(after ?? ""), .integer(Int64(limit))]).map(Self.storedBan)
+        }
+    }
+
+    public func record(_ entry: AuditEntry) async throws {
+        try await writer.write { database in try Self.insert(entry, database) }
+    }
+
+    public func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        if let actor = query.actorID { conditions.append("actor_id = ?"); arguments.append(.text(actor)) }
+        if let action = query.action { conditions.append("action = ?"); arguments.append(.text(action)) }
+        if let since = query.since { conditions.append("created_at >= ?"); arguments.append(.text(since)) }
+        if let after = query.after { conditions.append("id > ?"); arguments.append(.text(after)) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments.append(.integer(Int64(query.limit)))
+        let sql = "SELECT id, actor_id, action, target_type, target_id, note, details, created_at FROM audit_log \(filter) ORDER BY id LIMIT ?"
+        let bound = arguments
+        return try await readers.read { database in
+            try database.fetchAll(sql, bound).map { row in
+                AuditEntry(id: row.get("id") ?? "", actorID: row.get("actor_id") ?? "", action: row.get("action") ?? "",
+                           targetType: row.get("target_type") ?? "", targetID: row.get("target_id") ?? "", note: row.get("note"),
+                           details: row.get("details"), createdAt: row.get("created_at") ?? "")
+            }
+        }
+    }
+
+    static func insert(_ entry: AuditEntry, _ database: Database) throws {
+        try database.execute(
+            "INSERT INTO audit_log (id, actor_id, action, target_type, target_id, note, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(entry.id), .text(entry.actorID), .text(entry.action), .text(entry.targetType), .text(entry.targetID),
+             entry.note.map(DatabaseValue.text) ?? .null, entry.details.map(DatabaseValue.text) ?? .null, .text(entry.createdAt)])
+    }
+
+    private static func storedBan(_ row: Row) -> StoredBan {
+        StoredBan(userID: row.get("user_id") ?? "", reason: row.get("reason"), shadow: row.get("shadow") ?? false,
+                  expiresAt: row.get("expires_at"), createdBy: row.get("created_by") ?? "", createdAt: row.get("created_at") ?? "")
+    }
+}

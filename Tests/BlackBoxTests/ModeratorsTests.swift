@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ModeratorsTests {
+    @Test func bansRefuseShadowAndLiftThemselves() async throws {
+        let h = try await blocking { try MessagesTests.Harness() }
+        try await blocking {
+            #expect(try h.call("POST", "/v1/users/bob/ban", as: "alice", body: "{}").status == 403)
+            let ban = try h.call("POST", "/v1/users/bob/ban", as: "mod", body: #"{"reason":"spamming"}"#)
+            #expect(ban.status == 201)
+            #expect(ban.json?["user_id"] as? String == "bob")
+            #expect(ban.json?["expires_at"] is NSNull)
+            let refused = try h.send("hello", as: "bob")
+            #expect(refused.status == 403)
+            #expect(refused.json?["code"] as? String == "user_banned")
+            let listed = try h.call("GET", "/v1/bans", as: "mod").json?["bans"] as? [[String: Any]]
+            #expect(listed?.compactMap { $0["user_id"] as? String } == ["bob"])
+            #expect(try h.call("DELETE", "/v1/users/bob/ban", as: "mod").status == 204)
+            #expect(try h.call("DELETE", "/v1/users/bob/ban", as: "mod").status == 404)
+            #expect(try h.send("hello again", as: "bob").status == 201)
+
+            // A timed ban lifts itself.
+            #expect(try h.call("POST", "/v1/users/bob/ban", as: "mod", body: #"{"duration_seconds":1}"#).status == 201)
+            #expect(try h.send("too soon", as: "bob").status == 403)
+            Thread.sleep(forTimeInterval: 1.3)
+            #expect(try h.send("after the ban", as: "bob").status == 201)
+            #expect((try h.call("GET", "/v1/bans", as: "mod").json?["bans"] as? [Any])?.isEmpty == true)
+            #expect(try h.call("POST", "/v1/users/bob/ban", as: "mod", body: #"{"duration_seconds":0}"#).status == 400)
+            #expect(try h.call("POST", "/v1/users/bad%20id/ban", as: "mod", body: "{}").status == 400)
+
+            // A shadow ban: the author sees the message delivered, nobody else sees it.
+            #expect(try h.call("POST", "/v1/users/bob/ban", as: "mod", body: #"{"shadow":true}"#).status == 201)
+            let shadowed = try h.send("can anyone hear me", as: "bob", id: "shadow-1")
+            #expect(shadowed.status == 201)
+            #expect(shadowed.json?["state"] as? String == "delivered")
+            #expect(try h.call("GET", "/v1/messages/shadow-1", as: "alice").status == 404)
+            #expect(try h.call("GET", "/v1/messages/shadow-1", as: "mod").json?["state"] as? String == "shadowed")
+        }
+    }
+
+    @Test func theAuditLogRecordsEveryModeratorAndAdminAction() async throws {
+        let h = try await blocking { try MessagesTests.Harness() }
+        try await blocking {
+            try h.rule("darn", "bounce")
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"max_message_length":4000}"#).status == 200)
+            #expect(try h.call("POST", "/v1/users/bob/ban", as: "mod", body: #"{"reason":"rude"}"#).status == 201)
+            #expect(try h.call("DELETE", "/v1/users/bob/ban", as: "mod").status == 204)
+            _ = try h.send("a message", id: "gone")
+            #expect(try h.call("DELETE", "/v1/messages/gone", as: "mod").status == 204)
+            #expect(try h.call("PUT", "/v1/localization/fr", as: "root", body: #"{"strings":{"message.bounce.title":"Renvoyé"}}"#).status == 200)
+
+            let entries = try #require(try h.call("GET", "/v1/audit", as: "mod").json?["entries"] as? [[String: Any]])
+            #expect(entries.compactMap { $0["action"] as? String }
+                == ["rule.create", "config.update", "user.ban", "user.unban", "message.delete", "localization.update"])
+            let ban = try #require(entries.first { $0["action"] as? String == "user.ban" })
+            #expect(ban["actor_id"] as? String == "mod")
+            #expect(ban["target_type"] as? String == "user" && ban["target_id"] as? String == "bob")
+            #expect(ban["note"] as? String == "rude")
+            #expect(ban["created_at"] as? String != nil)
+
+            let bansOnly = try h.call("GET", "/v1/audit?action=user.ban", as: "mod").json?["entries"] as? [[String: Any]]
+            #expect(bansOnly?.count == 1)
+            let byRoot = try h.call("GET", "/v1/audit?actor_id=root", as: "mod").json?["entries"] as? [[String: Any]]
+            #expect(byRoot?.count == 3)
+            let paged = try h.call("GET", "/v1/audit?limit=2", as: "mod").json
+            #expect((paged?["entries"] as? [Any])?.count == 2)
+            #expect(paged?["next_cursor"] as? String != nil)
+            #expect(try h.call("GET", "/v1/audit?since=2000-01-01T00:00:00Z", as: "mod").status == 200)
+            #expect(try h.call("GET", "/v1/audit?since=yesterday", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/audit", as: "alice").status == 403)
+        }
+    }
+}
