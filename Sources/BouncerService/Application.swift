@@ -122,5 +122,6 @@ func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, se
     MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit)
         .register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit).register(in: &routes)
+    FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     return routes
 }

@@ -150,10 +150,7 @@ struct MessageJSON: Sendable {
 
     /// Whether `identity` may see `message` at all (hidden messages are 404, never 403).
     static func isVisible(_ message: StoredMessage, to identity: Identity) -> Bool {
-        if identity.role >= .moderator { return true }
-        switch message.state {
-        case "delivered", "deleted": return true
-        default: return message.userID == identity.userID
-        }
+        if identity.role >= .moderator || message.userID == identity.userID { return true }
+        return (message.state == "delivered" || message.state == "deleted") && !message.hidden
     }
 }

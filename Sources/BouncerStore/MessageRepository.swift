@@ -18,6 +18,8 @@ public struct StoredMessage: Sendable, Equatable {
     public var updatedAt: String
     /// Orders a channel's messages; set by the store.
     public var sequence: Int64 = 0
+    /// Reported by enough users to be hidden from all but its author and moderators, until reviewed.
+    public var hidden = false
 
     public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: String,
                 parentID: String?, custom: String?, moderation: String?, bounceAction: String?, flagged: Bool, edited: Bool,

@@ -1,7 +1,7 @@
 extension SQLiteStore: MessageRepository {
     static let messageColumns = """
         rowid, id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged,
-        edited, created_at, updated_at
+        edited, created_at, updated_at, hidden
         """
 
     public func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome {
@@ -19,7 +19,8 @@ extension SQLiteStore: MessageRepository {
             }
             if let parentID = message.parentID {
                 guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
-                      sender.seesEverything || ["delivered", "deleted"].contains(parent.state) || parent.userID == sender.userID else {
+                      sender.seesEverything || (["delivered", "deleted"].contains(parent.state) && !parent.hidden)
+                        || parent.userID == sender.userID else {
                     return .parentNotFound
                 }
             }
@@ -48,7 +49,7 @@ extension SQLiteStore: MessageRepository {
             arguments.append(.integer(sequence))
         }
         if !viewer.seesEverything {
-            sql += " AND (state IN ('delivered', 'deleted') OR (user_id = ? AND state IN ('bounced', 'removed', 'shadowed')))"
+            sql += " AND ((state IN ('delivered', 'deleted') AND hidden = 0) OR user_id = ?)"
             arguments.append(.text(viewer.userID))
         }
         sql += " ORDER BY rowid DESC LIMIT ?"
@@ -137,6 +138,7 @@ extension SQLiteStore: MessageRepository {
             bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
             createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
         message.sequence = row.get("rowid") ?? 0
+        message.hidden = row.get("hidden") ?? false
         return message
     }
 }

@@ -22,6 +22,14 @@ import TestSupport
             client = try service.client()
         }
 
+        /// Mints tokens for more users, as `bouncer token` does.
+        func addUsers(_ users: [String]) throws {
+            for user in users {
+                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--data-dir", directory.path("data")]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+
         func call(_ method: String, _ path: String, as user: String, body: String? = nil, language: String? = nil) throws -> RawResponse {
             var headers = ["Authorization": "Bearer \(tokens[user]!)"]
             if body != nil { headers["Content-Type"] = "application/json" }

@@ -165,6 +165,11 @@ import TestSupport
         #expect(table["DELETE /v1/users/{user_id}/ban"] == .role(.moderator))
         #expect(table["GET /v1/bans"] == .role(.moderator))
         #expect(table["GET /v1/audit"] == .role(.moderator))
-        #expect(table.count == 29, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table["POST /v1/messages/{id}/flag"] == .role(.user))
+        #expect(table["DELETE /v1/messages/{id}/flag"] == .role(.user))
+        #expect(table["GET /v1/flags"] == .role(.moderator))
+        #expect(table["GET /v1/review-queue"] == .role(.moderator))
+        #expect(table["POST /v1/messages/{id}/review"] == .role(.moderator))
+        #expect(table.count == 34, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

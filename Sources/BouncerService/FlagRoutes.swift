@@ -1,0 +1,232 @@
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// Users' flags (`/v1/messages/{id}/flag`) and the moderators' side of them: `/v1/flags`, the
+/// review queue, and review decisions.
+struct FlagRoutes: Sendable {
+    let repository: any FlagRepository & ModerationRepository
+    let settings: LiveSettings
+    let localization: Localization
+    let bans: BanList
+    let audit: Audit
+
+    static let maxDetails = 1000
+
+    struct FlagInput: Decodable {
+        var reason: String
+        var details: String?
+        var custom: AnyJSON?
+    }
+
+    struct ReviewInput: Decodable {
+        var decision: String
+        var note: String?
+        var ban_duration_seconds: Int?
+    }
+
+    /// A flag as the API shows it (absent optional members are null).
+    static func json(_ flag: StoredFlag) -> [UInt8] {
+        var json: [UInt8] = []
+        func member(_ name: String, _ value: String?, first: Bool = false) {
+            if !first { json.append(UInt8(ascii: ",")) }
+            JSONText.appendString(name, to: &json)
+            json.append(UInt8(ascii: ":"))
+            if let value { JSONText.appendString(value, to: &json) } else { json.append(contentsOf: "null".utf8) }
+        }
+        json.append(UInt8(ascii: "{"))
+        member("id", flag.id, first: true)
+        member("message_id", flag.messageID)
+        member("channel_id", flag.channelID)
+        member("reporter_id", flag.reporterID)
+        member("reason", flag.reason)
+        member("details", flag.details)
+        member("rule_id", flag.ruleID)
+        member("state", flag.state)
+        member("resolution", flag.resolution)
+        member("resolved_by", flag.resolvedBy)
+        member("resolved_at", flag.resolvedAt)
+        member("created_at", flag.createdAt)
+        json.append(contentsOf: #","custom":"#.utf8)
+        json.append(contentsOf: (flag.custom ?? "null").utf8)
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    static func list(_ name: String, _ items: [[UInt8]], next: String?, extra: [UInt8] = []) -> [UInt8] {
+        var json: [UInt8] = Array("{\"\(name)\":[".utf8)
+        for (index, item) in items.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: item)
+        }
+        json.append(contentsOf: #"],"next_cursor":"#.utf8)
+        json.append(contentsOf: (next.map(JSONText.quoted) ?? "null").utf8)
+        json.append(contentsOf: extra)
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.add("POST", "/v1/messages/{id}/flag", .user) { request, identity in
+            try await handlers.file(request, identity)
+        }
+        routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
+            guard try await handlers.repository.withdrawFlag(messageID: request.parameters["id"] ?? "", reporterID: identity.userID) else {
+                throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
+            }
+            return Response(status: .noContent)
+        }
+        routes.add("GET", "/v1/flags", .moderator) { request, _ in
+            try await handlers.list(request)
+        }
+        routes.add("GET", "/v1/review-queue", .moderator) { request, identity in
+            try await handlers.queue(request, identity)
+        }
+        routes.add("POST", "/v1/messages/{id}/review", .moderator) { request, identity in
+            try await handlers.review(request, identity)
+        }
+    }
+
+    private func file(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(FlagInput.self)
+        let reasons = settings.value.flag_reasons
+        guard reasons.contains(input.reason) else {
+            throw HTTPError.badRequest("invalid_field", "`reason` must be one of \(reasons.joined(separator: ", ")).")
+        }
+        if let details = input.details, details.count > Self.maxDetails {
+            throw HTTPError.badRequest("invalid_field", "`details` is longer than \(Self.maxDetails) characters.")
+        }
+        var custom: String?
+        if let value = input.custom {
+            guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
+            custom = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            guard custom!.utf8.count <= MessagesRoutes.maxCustomBytes else {
+                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessagesRoutes.maxCustomBytes) bytes.")
+            }
+        }
+        let outcome = try await repository.fileFlag(
+            messageID: request.parameters["id"] ?? "", reporter: Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator),
+            reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
+            hideThreshold: settings.value.auto_hide_flag_threshold)
+        switch outcome {
+        case .created(let flag): return .json(.created, Self.json(flag))
+        case .existing(let flag): return .json(.ok, Self.json(flag))
+        case .messageNotFound: throw MessagesRoutes.notFound
+        case .ownMessage: throw HTTPError(.forbidden, code: "own_message", detail: "You cannot flag your own message.")
+        }
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let limit = try Pagination.limit(request)
+        var query = FlagQuery(after: try Pagination.after(request), limit: limit + 1)
+        if let state = request.query("state") {
+            guard ["open", "resolved", "withdrawn"].contains(state) else {
+                throw HTTPError.badRequest("invalid_field", "`state` must be open, resolved or withdrawn.")
+            }
+            query.state = state
+        }
+        query.reason = try Self.shortText(request, "reason")
+        query.channelID = try Self.shortText(request, "channel_id")
+        query.reporterID = try Self.shortText(request, "reporter_id")
+        query.authorID = try Self.shortText(request, "author_id")
+        if let since = request.query("since") { query.since = try ModeratorRoutes.timestamp(since, "since") }
+        if let until = request.query("until") { query.until = try ModeratorRoutes.timestamp(until, "until") }
+        var found = try await repository.flags(query)
+        var next: String?
+        if found.count > limit {
+            found.removeLast()
+            next = found.last.map { Pagination.cursor(after: $0.id) }
+        }
+        return .json(.ok, Self.list("flags", found.map(Self.json), next: next))
+    }
+
+    private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
+        if let state = request.query("state"), state != "open" {
+            throw HTTPError.badRequest("invalid_field", "The review queue holds open flags: `state` may only be open.")
+        }
+        let order: ReviewOrder
+        switch request.query("sort") ?? "flag_count" {
+        case "flag_count": order = .flagCount
+        case "oldest": order = .oldest
+        default: throw HTTPError.badRequest("invalid_field", "`sort` must be flag_count or oldest.")
+        }
+        let limit = try Pagination.limit(request)
+        let offset = try Pagination.after(request).map { key throws(HTTPError) -> Int in
+            guard let offset = Int(key), offset >= 0 else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+            return offset
+        } ?? 0
+        var items = try await repository.reviewQueue(channelID: try Self.shortText(request, "channel_id"), order: order,
+                                                     offset: offset, limit: limit + 1)
+        var next: String?
+        if items.count > limit {
+            items.removeLast()
+            next = Pagination.cursor(after: String(offset + limit))
+        }
+        let choice = localization.choice(for: request.head)
+        let entries = items.map { item -> [UInt8] in
+            var json: [UInt8] = Array(#"{"message":"#.utf8)
+            json.append(contentsOf: MessageJSON.json(item.message, for: identity, choice: choice))
+            json.append(contentsOf: #","flags":["#.utf8)
+            for (index, flag) in item.flags.enumerated() {
+                if index > 0 { json.append(UInt8(ascii: ",")) }
+                json.append(contentsOf: Self.json(flag))
+            }
+            json.append(contentsOf: "],\"flag_count\":\(item.flags.count),\"counts_by_reason\":{".utf8)
+            for (index, reason) in item.countsByReason.keys.sorted().enumerated() {
+                if index > 0 { json.append(UInt8(ascii: ",")) }
+                JSONText.appendString(reason, to: &json)
+                json.append(contentsOf: ":\(item.countsByReason[reason]!)".utf8)
+            }
+            json.append(contentsOf: #"},"first_flag_at":"#.utf8)
+            JSONText.appendString(item.firstFlagAt, to: &json)
+            json.append(contentsOf: #","last_flag_at":"#.utf8)
+            JSONText.appendString(item.lastFlagAt, to: &json)
+            json.append(UInt8(ascii: "}"))
+            return json
+        }
+        var response = Response.json(.ok, Self.list("items", entries, next: next))
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    private func review(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(ReviewInput.self)
+        let resolution: String
+        switch input.decision {
+        case "dismiss": resolution = "dismissed"
+        case "remove_message": resolution = "message_removed"
+        case "ban_author": resolution = "author_banned"
+        default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.")
+        }
+        if let note = input.note, note.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.") }
+        if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
+            throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).")
+        }
+        let messageID = request.parameters["id"] ?? ""
+        let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
+        guard let result = try await repository.review(messageID: messageID, resolution: resolution,
+                                                       removeMessage: input.decision == "remove_message",
+                                                       by: identity.userID, now: Timestamp.now(), audit: entry),
+              let message = result.message else { throw MessagesRoutes.notFound }
+        if input.decision == "ban_author" {
+            _ = try await ModeratorRoutes.ban(message.userID, reason: input.note, seconds: input.ban_duration_seconds, shadow: false,
+                                              by: identity, note: input.note, repository: repository, bans: bans, audit: audit)
+        }
+        var json: [UInt8] = Array("{\"decision\":".utf8)
+        JSONText.appendString(input.decision, to: &json)
+        json.append(contentsOf: ",\"resolved\":\(result.resolved),\"message\":".utf8)
+        json.append(contentsOf: MessageJSON.json(message, for: identity, choice: localization.choice(for: request.head)))
+        json.append(UInt8(ascii: "}"))
+        return .json(.ok, json)
+    }
+
+    /// An optional filter value, bounded.
+    static func shortText(_ request: Request, _ name: String) throws(HTTPError) -> String? {
+        guard let value = request.query(name), !value.isEmpty else { return nil }
+        guard value.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
+        return value
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+/// A flag as stored.
+public struct StoredFlag: Sendable, Equatable {
+    public var id: String
+    public var messageID: String
+    public var channelID: String
+    public var reporterID: String
+    public var reason: String
+    public var details: String?
+    public var custom: String?
+    public var ruleID: String?
+    public var state: String
+    public var resolution: String?
+    public var resolvedBy: String?
+    public var resolvedAt: String?
+    public var createdAt: String
+}
+
+public enum FlagOutcome: Sendable, Equatable {
+    case created(StoredFlag)
+    /// The reporter's open flag on the message, already filed.
+    case existing(StoredFlag)
+    case messageNotFound
+    case ownMessage
+}
+
+public struct FlagQuery: Sendable {
+    public var state: String?
+    public var reason: String?
+    public var channelID: String?
+    public var reporterID: String?
+    public var authorID: String?
+    public var since: String?
+    public var until: String?
+    public var after: String?
+    public var limit: Int
+
+    public init(state: String? = nil, reason: String? = nil, channelID: String? = nil, reporterID: String? = nil,
+                authorID: String? = nil, since: String? = nil, until: String? = nil, after: String? = nil, limit: Int = 50) {
+        self.state = state
+        self.reason = reason
+        self.channelID = channelID
+        self.reporterID = reporterID
+        self.authorID = authorID
+        self.since = since
+        self.until = until
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// One message of the review queue: the message, its open flags, and their counts.
+public struct ReviewItem: Sendable {
+    public var message: StoredMessage
+    public var flags: [StoredFlag]
+    public var countsByReason: [String: Int]
+    public var firstFlagAt: String
+    public var lastFlagAt: String
+}
+
+public enum ReviewOrder: String, Sendable {
+    case flagCount = "flag_count"
+    case oldest
+}
+
+public struct ReviewResult: Sendable {
+    public var message: StoredMessage?
+    public var resolved: Int
+}
+
+public protocol FlagRepository: Sendable {
+    /// Files a user's flag, or finds theirs already open, in one transaction; hides the message
+    /// once `hideThreshold` distinct users (more than 0) have open flags on it.
+    func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
+                  now: String, hideThreshold: Int) async throws -> FlagOutcome
+    /// Withdraws the reporter's open flag; false when there is none.
+    func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool
+    func flags(_ query: FlagQuery) async throws -> [StoredFlag]
+    func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
+    /// Resolves every open flag of the message at once (and removes the message for that
+    /// decision), with its audit entry, in one transaction. Nil when there is no such message.
+    func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
+                audit: AuditEntry) async throws -> ReviewResult?
+}
+
+extension SQLiteStore: FlagRepository {
+    static let flagColumns = "id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, state, resolution, resolved_by, resolved_at, created_at"
+
+    public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
+                         now: String, hideThreshold: Int) async throws -> FlagOutcome {
+        try await writer.write { database in
+            guard let message = try Self.readMessage(database, id: messageID),
+                  message.userID == reporter.userID || reporter.seesEverything
+                    || (["delivered", "deleted"].contains(message.state) && !message.hidden) else { return .messageNotFound }
+            guard message.userID != reporter.userID else { return .ownMessage }
+            if let existing = try database.fetchOne(
+                "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
+                [.text(messageID), .text(reporter.userID)]) {
+                return .existing(Self.storedFlag(existing))
+            }
+            let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
+                                  details: details, custom: custom, ruleID: nil, state: "open", resolution: nil, resolvedBy: nil,
+                                  resolvedAt: nil, createdAt: now)
+            try Self.insert([NewFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID,
+                                     reason: reason, details: details, custom: custom, createdAt: now)], database)
+            if hideThreshold > 0 {
+                let reporters = try database.fetchValue(
+                    "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != 'system'",
+                    [.text(messageID)], as: Int.self) ?? 0
+                if reporters >= hideThreshold {
+                    try database.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text(messageID)])
+                }
+            }
+            return .created(flag)
+        }
+    }
+
+    public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
+        try await writer.write { database in
+            try database.execute("UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
+                                 [.text(messageID), .text(reporterID)])
+            return database.changes > 0
+        }
+    }
+
+    public func flags(_ query: FlagQuery) async throws -> [StoredFlag] {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        if let state = query.state { conditions.append("f.state = ?"); arguments.append(.text(state)) }
+        if let reason = query.reason { conditions.append("f.reason = ?"); arguments.append(.text(reason)) }
+        if let channel = query.channelID { conditions.append("f.channel_id = ?"); arguments.append(.text(channel)) }
+        if let reporter = query.reporterID { conditions.append("f.reporter_id = ?"); arguments.append(.text(reporter)) }
+        if let author = query.authorID {
+            conditions.append("f.message_id IN (SELECT id FROM messages WHERE user_id = ?)")
+            arguments.append(.text(author))
+        }
+        if let since = query.since { conditions.append("f.created_at >= ?"); arguments.append(.text(since)) }
+        if let until = query.until { conditions.append("f.created_at < ?"); arguments.append(.text(until)) }
+        if let after = query.after { conditions.append("f.id > ?"); arguments.append(.text(after)) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments.append(.integer(Int64(query.limit)))
+        let columns = Self.flagColumns.split(separator: ",").map { "f." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        let sql = "SELECT \(columns) FROM flags f \(filter) ORDER BY f.id LIMIT ?"
+        let bound = arguments
+        return try await readers.read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
+    }
+
+    public func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
+        var sql = "SELECT message_id, count(*) AS total, min(created_at) AS first, max(created_at) AS last FROM flags WHERE state = 'open'"
+        var arguments: [DatabaseValue] = []
+        if let channelID {
+            sql += " AND channel_id = ?"
+            arguments.append(.text(channelID))
+        }
+        sql += " GROUP BY message_id ORDER BY " + (order == .flagCount ? "total DESC, first ASC" : "first ASC") + ", message_id LIMIT ? OFFSET ?"
+        arguments.append(contentsOf: [.integer(Int64(limit)), .integer(Int64(offset))])
+        let query = sql
+        let bound = arguments
+        return try await readers.read { database in
+            try database.fetchAll(query, bound).compactMap { row -> ReviewItem? in
+                guard let messageID = row.get("message_id", as: String.self),
+                      let message = try Self.readMessage(database, id: messageID) else { return nil }
+                let flags = try database.fetchAll("SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND state = 'open' ORDER BY id",
+                                                  [.text(messageID)]).map(Self.storedFlag)
+                var counts: [String: Int] = [:]
+                for flag in flags { counts[flag.reason, default: 0] += 1 }
+                return ReviewItem(message: message, flags: flags, countsByReason: counts,
+                                  firstFlagAt: row.get("first") ?? "", lastFlagAt: row.get("last") ?? "")
+            }
+        }
+    }
+
+    public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
+                       audit: AuditEntry) async throws -> ReviewResult? {
+        try await writer.write { database in
+            guard try Self.readMessage(database, id: messageID) != nil else { return nil }
+            try database.execute(
+                "UPDATE flags SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? WHERE message_id = ? AND state = 'open'",
+                [.text(resolution), .text(moderator), .text(now), .text(messageID)])
+            let resolved = database.changes
+            if removeMessage {
+                try database.execute("UPDATE messages SET state = 'removed', hidden = 0, updated_at = ? WHERE id = ? AND state != 'deleted'",
+                                     [.text(now), .text(messageID)])
+            } else {
+                // Reviewed: an auto-hidden message shows again.
+                try database.execute("UPDATE messages SET hidden = 0 WHERE id = ?", [.text(messageID)])
+            }
+            try Self.insert(audit, database)
+            return ReviewResult(message: try Self.readMessage(database, id: messageID), resolved: resolved)
+        }
+    }
+
+    static func storedFlag(_ row: Row) -> StoredFlag {
+        StoredFlag(id: row.get("id") ?? "", messageID: row.get("message_id") ?? "", channelID: row.get("channel_id") ?? "",
+                   reporterID: row.get("reporter_id") ?? "", reason: row.get("reason") ?? "", details: row.get("details"),
+                   custom: row.get("custom"), ruleID: row.get("rule_id"), state: row.get("state") ?? "",
+                   resolution: row.get("resolution"), resolvedBy: row.get("resolved_by"), resolvedAt: row.get("resolved_at"),
+                   createdAt: row.get("created_at") ?? "")
+    }
+}

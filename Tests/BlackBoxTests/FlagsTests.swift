@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct FlagsTests {
+    typealias Harness = MessagesTests.Harness
+
+    static func flag(_ h: Harness, _ id: String, as user: String, reason: String = "spam", details: String? = nil) throws -> RawResponse {
+        var body: [String: Any] = ["reason": reason]
+        if let details { body["details"] = details }
+        return try h.call("POST", "/v1/messages/\(id)/flag", as: user,
+                          body: String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+    }
+
+    @Test func usersFlagOnceWithdrawAndFlagAgain() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            _ = try h.send("buy my stuff", id: "m1")
+            let first = try Self.flag(h, "m1", as: "bob", details: "looks like spam")
+            #expect(first.status == 201)
+            let flag = try #require(first.json)
+            #expect(flag["reporter_id"] as? String == "bob")
+            #expect(flag["state"] as? String == "open")
+            #expect(flag["details"] as? String == "looks like spam")
+            #expect(flag["channel_id"] as? String == "messaging:general")
+            let again = try Self.flag(h, "m1", as: "bob", reason: "other")
+            #expect(again.status == 200)
+            #expect(again.json?["id"] as? String == flag["id"] as? String)
+            #expect(try Self.flag(h, "m1", as: "alice").json?["code"] as? String == "own_message")
+            #expect(try Self.flag(h, "m1", as: "mod", reason: "not_a_reason").status == 400)
+            #expect(try Self.flag(h, "m1", as: "mod", details: String(repeating: "x", count: 1001)).status == 400)
+            #expect(try Self.flag(h, "nothing", as: "bob").status == 404)
+
+            let actions = try h.call("GET", "/v1/messages/m1/actions", as: "bob").json?["actions"] as? [[String: Any]]
+            #expect(actions?.contains { $0["id"] as? String == "flag" } == false, "already flagged")
+
+            #expect(try h.call("DELETE", "/v1/messages/m1/flag", as: "bob").status == 204)
+            #expect(try h.call("DELETE", "/v1/messages/m1/flag", as: "bob").status == 404)
+            let renewed = try Self.flag(h, "m1", as: "bob")
+            #expect(renewed.status == 201)
+            #expect(renewed.json?["id"] as? String != flag["id"] as? String)
+        }
+    }
+
+    @Test func concurrentFlagsFromManyUsersAreCountedExactly() async throws {
+        let h = try await blocking { try Harness() }
+        let users = (0..<24).map { "reporter\($0)" }
+        try await blocking {
+            try h.addUsers(users)
+            _ = try h.send("controversial", id: "hot")
+        }
+        let port = h.service.port
+        let tokens = h.tokens
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            // Every reporter twice at once: one flag each, however the two race.
+            for user in users + users {
+                group.addTask {
+                    try await blocking {
+                        try RawHTTPClient(port: port).request(
+                            "POST", "/v1/messages/hot/flag",
+                            headers: ["Authorization": "Bearer \(tokens[user]!)", "Content-Type": "application/json"],
+                            body: #"{"reason":"harassment"}"#).status
+                    }
+                }
+            }
+            let statuses = try await group.reduce(into: [Int]()) { $0.append($1) }
+            #expect(statuses.filter { $0 == 201 }.count == users.count)
+            #expect(statuses.filter { $0 == 200 }.count == users.count)
+        }
+        try await blocking {
+            let item = try #require((try h.call("GET", "/v1/review-queue", as: "mod").json?["items"] as? [[String: Any]])?.first)
+            #expect(item["flag_count"] as? Int == users.count)
+            #expect((item["counts_by_reason"] as? [String: Int])?["harassment"] == users.count)
+        }
+    }
+
+    @Test func moderatorsListFilterAndReview() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.addUsers(["carol", "dave"])
+            _ = try h.send("one flag", id: "one")
+            _ = try h.send("three flags", id: "three")
+            _ = try h.send("two flags", as: "bob", channel: "team:x", id: "two")
+            _ = try Self.flag(h, "one", as: "bob")
+            for user in ["bob", "carol", "dave"] { _ = try Self.flag(h, "three", as: user, reason: user == "bob" ? "spam" : "hate") }
+            for user in ["carol", "dave"] { _ = try Self.flag(h, "two", as: user) }
+
+            func ids(_ path: String) throws -> [String] {
+                let response = try h.call("GET", path, as: "mod")
+                #expect(response.status == 200, "\(path)")
+                return (response.json?["flags"] as? [[String: Any]])?.compactMap { $0["message_id"] as? String } ?? []
+            }
+            #expect(try ids("/v1/flags?state=open").count == 6)
+            #expect(try ids("/v1/flags?state=open&reason=hate") == ["three", "three"])
+            #expect(Set(try ids("/v1/flags?reporter_id=bob")) == ["one", "three"])
+            #expect(try ids("/v1/flags?author_id=bob") == ["two", "two"])
+            #expect(try ids("/v1/flags?channel_id=team:x").count == 2)
+            #expect(try ids("/v1/flags?since=2000-01-01T00:00:00Z").count == 6)
+            #expect(try ids("/v1/flags?until=2000-01-01T00:00:00Z").isEmpty)
+            #expect(try h.call("GET", "/v1/flags?state=closed", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/flags", as: "bob").status == 403)
+
+            let queue = try #require(try h.call("GET", "/v1/review-queue?state=open", as: "mod").json?["items"] as? [[String: Any]])
+            #expect(queue.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["three", "two", "one"])
+            #expect((queue.first?["counts_by_reason"] as? [String: Int]) == ["spam": 1, "hate": 2])
+            let oldest = try h.call("GET", "/v1/review-queue?sort=oldest", as: "mod").json?["items"] as? [[String: Any]]
+            #expect(oldest?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["one", "three", "two"])
+            let paged = try h.call("GET", "/v1/review-queue?limit=2", as: "mod").json
+            let cursor = try #require(paged?["next_cursor"] as? String)
+            let rest = try h.call("GET", "/v1/review-queue?limit=2&cursor=\(cursor)", as: "mod").json?["items"] as? [[String: Any]]
+            #expect(rest?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["one"])
+            #expect(try h.call("GET", "/v1/review-queue?channel_id=team:x", as: "mod").json?["items"] as? [Any] != nil)
+
+            // Decisions resolve every open flag of the message at once.
+            let dismissed = try h.call("POST", "/v1/messages/one/review", as: "mod", body: #"{"decision":"dismiss","note":"fine"}"#)
+            #expect(dismissed.status == 200)
+            #expect(dismissed.json?["resolved"] as? Int == 1)
+            let removed = try h.call("POST", "/v1/messages/three/review", as: "mod", body: #"{"decision":"remove_message"}"#)
+            #expect(removed.json?["resolved"] as? Int == 3)
+            #expect((removed.json?["message"] as? [String: Any])?["state"] as? String == "removed")
+            #expect(try h.call("GET", "/v1/messages/three", as: "carol").status == 404)
+            let banned = try h.call("POST", "/v1/messages/two/review", as: "mod", body: #"{"decision":"ban_author","ban_duration_seconds":3600}"#)
+            #expect(banned.status == 200)
+            #expect(try h.send("am I banned?", as: "bob").status == 403)
+            let resolved = try h.call("GET", "/v1/flags?state=resolved", as: "mod").json?["flags"] as? [[String: Any]]
+            #expect(resolved?.count == 6)
+            #expect(Set(resolved?.compactMap { $0["resolution"] as? String } ?? []) == ["dismissed", "message_removed", "author_banned"])
+            #expect(resolved?.allSatisfy { $0["resolved_by"] as? String == "mod" && $0["resolved_at"] as? String != nil } == true)
+            #expect((try h.call("GET", "/v1/review-queue", as: "mod").json?["items"] as? [Any])?.isEmpty == true)
+            #expect(try h.call("POST", "/v1/messages/one/review", as: "mod", body: #"{"decision":"explode"}"#).status == 400)
+            #expect(try h.call("POST", "/v1/messages/nothing/review", as: "mod", body: #"{"decision":"dismiss"}"#).status == 404)
+
+            let trail = try h.call("GET", "/v1/audit?action=flag.review", as: "mod").json?["entries"] as? [[String: Any]]
+            #expect(trail?.count == 3)
+            #expect(trail?.first?["note"] as? String == "fine")
+            #expect((try h.call("GET", "/v1/audit?action=user.ban", as: "mod").json?["entries"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func enoughFlagsHideAMessageUntilReviewed() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.addUsers(["carol", "dave"])
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"auto_hide_flag_threshold":2}"#).status == 200)
+            _ = try h.send("questionable", id: "q")
+            _ = try Self.flag(h, "q", as: "bob")
+            #expect(try h.call("GET", "/v1/messages/q", as: "dave").status == 200, "one flag does not hide")
+            _ = try Self.flag(h, "q", as: "carol")
+            #expect(try h.call("GET", "/v1/messages/q", as: "dave").status == 404)
+            let channel = try h.call("GET", "/v1/channels/messaging:general/messages", as: "dave").json?["messages"] as? [Any]
+            #expect(channel?.isEmpty == true)
+            #expect(try h.call("GET", "/v1/messages/q", as: "alice").status == 200, "the author still sees it")
+            #expect(try h.call("GET", "/v1/messages/q", as: "mod").status == 200)
+            _ = try h.call("POST", "/v1/messages/q/review", as: "mod", body: #"{"decision":"dismiss"}"#)
+            #expect(try h.call("GET", "/v1/messages/q", as: "dave").status == 200, "reviewed, it shows again")
+        }
+    }
+}
