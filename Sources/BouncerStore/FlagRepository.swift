@@ -146,13 +146,13 @@ extension SQLiteStore: FlagRepository {
     }
 
     public func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
-        var sql = "SELECT message_id, count(*) AS total, min(created_at) AS first, max(created_at) AS last FROM flags WHERE state = 'open'"
+        var sql = "SELECT message_id, first_flag_at, last_flag_at FROM review_queue"
         var arguments: [DatabaseValue] = []
         if let channelID {
-            sql += " AND channel_id = ?"
+            sql += " WHERE channel_id = ?"
             arguments.append(.text(channelID))
         }
-        sql += " GROUP BY message_id ORDER BY " + (order == .flagCount ? "total DESC, first ASC" : "first ASC") + ", message_id LIMIT ? OFFSET ?"
+        sql += " ORDER BY " + (order == .flagCount ? "open_flags DESC, first_flag_at, message_id" : "first_flag_at, message_id") + " LIMIT ? OFFSET ?"
         arguments.append(contentsOf: [.integer(Int64(limit)), .integer(Int64(offset))])
         let query = sql
         let bound = arguments
@@ -165,7 +165,7 @@ extension SQLiteStore: FlagRepository {
                 var counts: [String: Int] = [:]
                 for flag in flags { counts[flag.reason, default: 0] += 1 }
                 return ReviewItem(message: message, flags: flags, countsByReason: counts,
-                                  firstFlagAt: row.get("first") ?? "", lastFlagAt: row.get("last") ?? "")
+                                  firstFlagAt: row.get("first_flag_at") ?? "", lastFlagAt: row.get("last_flag_at") ?? "")
             }
         }
     }
