@@ -39,6 +39,7 @@ bench: release
 	@echo "== rules engine, one core"
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
+	scripts/bench-moderation.sh
 
 docker-smoke:
 	bash docker/smoke-test.sh

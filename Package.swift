@@ -38,6 +38,8 @@ let package = Package(
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerStore"]),
+        // `make bench`: fills a store with a million messages and their flags.
+        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerService", "BouncerStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),

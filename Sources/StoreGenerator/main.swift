@@ -1,0 +1,87 @@
+import BouncerService
+import BouncerStore
+import Foundation
+
+// Fills a store for the moderators' benchmarks: `StoreGenerator DATA_DIR [MESSAGES] [FLAGS]`
+// (default 1,000,000 messages and 100,000 flags) over 1,000 channels and 10,000 users, with
+// flags on about a fifth of the flagged messages' reporters left open. Deterministic.
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: StoreGenerator DATA_DIR [MESSAGES] [FLAGS]\n".utf8))
+    exit(64)
+}
+var configuration = ServiceConfiguration()
+configuration.dataDirectory = arguments[1]
+let messageCount = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+let flagCount = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+
+var storeConfiguration = StoreConfiguration()
+storeConfiguration.synchronous = .normal
+let store = try SQLiteStore(path: configuration.storePath, configuration: storeConfiguration, migrations: try loadMigrations(configuration))
+store.close()
+let database = try SQLiteStore.openWriter(path: configuration.storePath, configuration: storeConfiguration)
+
+struct Generator {
+    var state: UInt64 = 42
+    mutating func below(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}
+var random = Generator()
+let reasons = ["spam", "harassment", "hate", "sexual", "violence", "self_harm", "misinformation", "inappropriate", "other"]
+let started = ContinuousClock.now
+let baseTime = Date(timeIntervalSinceNow: -30 * 24 * 3600)
+
+func timestamp(_ index: Int, of total: Int) -> String {
+    Timestamp.format(baseTime.addingTimeInterval(Double(index) * 30 * 24 * 3600 / Double(max(1, total))))
+}
+
+let batch = 50_000
+var written = 0
+while written < messageCount {
+    try database.inTransaction { database in
+        let insert = try database.cachedStatement("""
+            INSERT INTO messages (id, channel_id, user_id, text, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for index in written..<min(messageCount, written + batch) {
+            let time = timestamp(index, of: messageCount)
+            try insert.bind([.text(String(format: "gen%08d", index)), .text("messaging:channel\(random.below(1000))"),
+                             .text("user\(random.below(10_000))"), .text("generated chat message number \(index), hello there"),
+                             .text(random.below(100) < 97 ? "delivered" : "bounced"), .text(time), .text(time)])
+            while try insert.step() {}
+        }
+    }
+    written = min(messageCount, written + batch)
+    print("messages: \(written)")
+}
+
+// Flags: on random messages, one to five reporters each; about 60% still open.
+var filed = 0
+var flagged = 0
+while filed < flagCount {
+    try database.inTransaction { database in
+        let insert = try database.cachedStatement("""
+            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, state, resolution, created_at)
+            SELECT ?, id, channel_id, ?, ?, ?, ?, ? FROM messages WHERE id = ?
+            """)
+        let goal = min(flagCount, filed + batch)
+        while filed < goal {
+            let message = String(format: "gen%08d", random.below(messageCount))
+            let reporters = 1 + random.below(5)
+            let open = random.below(100) < 60
+            for reporter in 0..<min(reporters, goal - filed) {
+                try insert.bind([.text(String(format: "flag%08d", filed)), .text("reporter\(flagged)-\(reporter)"),
+                                 .text(reasons[random.below(reasons.count)]), .text(open ? "open" : "resolved"),
+                                 open ? .null : .text("dismissed"), .text(timestamp(filed, of: flagCount)), .text(message)])
+                while try insert.step() {}
+                filed += 1
+            }
+            flagged += 1
+        }
+    }
+    print("flags: \(filed)")
+}
+try database.execute("ANALYZE")
+database.close()
+print("store \(configuration.storePath): \(messageCount) messages, \(filed) flags in \(ContinuousClock.now - started)")
