@@ -33,3 +33,7 @@ END;
 -- Flags of rows written before this migration.
 INSERT INTO review_queue (message_id, channel_id, open_flags, first_flag_at, last_flag_at)
 SELECT message_id, min(channel_id), count(*), min(created_at), max(created_at) FROM flags WHERE state = 'open' GROUP BY message_id;
+
+-- The other filters of GET /v1/flags: by the flagged messages' author, and by channel.
+CREATE INDEX messages_by_user ON messages (user_id);
+CREATE INDEX flags_by_channel ON flags (channel_id, id);
