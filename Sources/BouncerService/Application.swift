@@ -71,21 +71,28 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     for warning in secret.warnings { logger.warn(warning) }
     let migrations = try loadMigrations(configuration)
     let fileOverrides = try configuration.localizationDirectory.map { try Localization.loadDirectory($0, logger: logger) } ?? [:]
-    let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations)
+    let metrics = Metrics.service()
+    let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
+        metrics.observe("bouncer_store_commit_batch_size", [], Double(batch.size))
+        metrics.observe("bouncer_store_commit_duration_seconds", [], batch.duration / .seconds(1))
+    }
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)
-    let rules = try await Rules(repository: store, logger: logger)
+    let rules = try await Rules(repository: store, logger: logger, metrics: metrics)
     let sendLimiter = RateLimiter(rate: configuration.sendRatePerUser)
     var defaults = Settings()
     defaults.send_rate_per_user = configuration.sendRatePerUser
     defaults.default_locale = localization.catalog.defaultLocale
     let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter)
     let bans = try await BanList(repository: store)
-    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans,
+    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
                             sendLimiter: sendLimiter)
     let events = ServerEvents(
         requestCompleted: { entry in
+            let route = entry.route ?? "unmatched"
+            metrics.add("bouncer_http_requests_total", [route, entry.method, String(entry.status)])
+            metrics.observe("bouncer_http_request_duration_seconds", [route], entry.duration / .seconds(1))
             logger.info("request", [
                 "request_id": .string(entry.requestID), "method": .string(entry.method), "path": .string(entry.path),
                 "status": .int(entry.status), "bytes": .int(entry.bytes),
@@ -98,6 +105,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let server = HTTPServer(
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
         router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization), events: events)
+    metrics.gauge("bouncer_open_connections", "Client connections open now.") { Double(server.openConnections) }
     return Application(configuration: configuration, logger: logger, store: store, server: server)
 }
 
@@ -111,15 +119,15 @@ private func describe(_ source: SigningSecret.Source) -> String {
 
 /// Every route of the service, with who may call it.
 func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
-                authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
+                metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
     let audit = Audit(repository: store)
-    OperationsRoutes(health: store).register(in: &routes)
+    OperationsRoutes(health: store, flags: store, metrics: metrics).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
     RulesRoutes(rules: rules, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
-    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit)
+    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
         .register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)

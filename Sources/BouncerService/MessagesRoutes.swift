@@ -14,6 +14,7 @@ struct MessagesRoutes: Sendable {
     let localization: Localization
     let bans: BanList
     let audit: Audit
+    let metrics: Metrics
 
     static let maxCustomBytes = 5 * 1024
 
@@ -165,7 +166,10 @@ struct MessagesRoutes: Sendable {
         if let custom, custom.utf8.count > Self.maxCustomBytes {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
-        var outcome = Outcome(rules.engine.check(input.text, channel: channelID), text: input.text)
+        let verdict = rules.engine.check(input.text, channel: channelID)
+        metrics.add("bouncer_messages_total", [verdict.action?.rawValue ?? "none"])
+        for rule in verdict.rules { metrics.add("bouncer_rule_matches_total", [rule.ruleID]) }
+        var outcome = Outcome(verdict, text: input.text)
         if ban != nil {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
             outcome.state = "shadowed"

@@ -1,9 +1,11 @@
 import BouncerStore
 import HTTPServer
 
-/// `/healthz` and `/readyz`: what orchestrators probe, with no token.
+/// `/healthz`, `/readyz` and `/metrics`: what orchestrators and Prometheus read, with no token.
 struct OperationsRoutes: Sendable {
     let health: any StoreHealthRepository
+    let flags: any FlagRepository
+    let metrics: Metrics
 
     private static let okBody = Array(#"{"status":"ok"}"#.utf8)
     private static let readyBody = Array(#"{"status":"ready"}"#.utf8)
@@ -18,6 +20,11 @@ struct OperationsRoutes: Sendable {
                 throw HTTPError(.serviceUnavailable, code: "not_ready", detail: "The store is not open or not migrated.")
             }
             return .json(.ok, Self.readyBody)
+        })
+        routes.open("GET", "/metrics", .async { [flags, metrics] _ in
+            let openFlags = Double(try await flags.openFlagCount())
+            let text = metrics.render(extra: [("bouncer_open_flags", "Flags not yet resolved or withdrawn.", openFlags)])
+            return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Array(text.utf8))
         })
     }
 }

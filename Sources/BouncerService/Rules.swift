@@ -11,14 +11,24 @@ final class Rules: Sendable {
     private let appliedSequence: Mutex<UInt64>
     private let logger: Logger
 
-    init(repository: any RuleRepository, logger: Logger) async throws {
+    private let metrics: Metrics
+
+    init(repository: any RuleRepository, logger: Logger, metrics: Metrics = Metrics.service()) async throws {
         let snapshot = try await repository.allRules()
         let set = try Self.compile(snapshot.rules, logger: logger)
-        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
         self.engine = RuleEngine(set)
         self.repository = repository
         self.appliedSequence = Mutex(snapshot.sequence)
         self.logger = logger
+        self.metrics = metrics
+        report(set)
+    }
+
+    private func report(_ set: CompiledRuleSet) {
+        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
+        metrics.observe("bouncer_rules_compile_duration_seconds", [], set.compileDuration / .seconds(1))
+        metrics.set("bouncer_rules", [], Double(set.ruleCount))
+        metrics.set("bouncer_rules_database_bytes", [], Double(set.databaseSize))
     }
 
     /// Compiling 100,000 rules takes seconds of CPU: it runs here, off the threads that serve
@@ -40,7 +50,7 @@ final class Rules: Sendable {
             applied = snapshot.sequence
             engine.replace(with: set)
         }
-        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
+        report(set)
     }
 
     static func compile(_ stored: [StoredRule], logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {

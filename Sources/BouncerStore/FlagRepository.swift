@@ -75,6 +75,8 @@ public protocol FlagRepository: Sendable {
                   now: String, hideThreshold: Int) async throws -> FlagOutcome
     /// Withdraws the reporter's open flag; false when there is none.
     func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool
+    /// Open flags in the store.
+    func openFlagCount() async throws -> Int
     func flags(_ query: FlagQuery) async throws -> [StoredFlag]
     func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
     /// Resolves every open flag of the message at once (and removes the message for that
@@ -120,6 +122,12 @@ extension SQLiteStore: FlagRepository {
             try database.execute("UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
                                  [.text(messageID), .text(reporterID)])
             return database.changes > 0
+        }
+    }
+
+    public func openFlagCount() async throws -> Int {
+        try await readers.read { database in
+            try database.fetchValue("SELECT coalesce(sum(open_flags), 0) FROM review_queue", as: Int.self) ?? 0
         }
     }
 

@@ -17,6 +17,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         var bodyLimit = 0
         /// Where routing sent it, decided when the head arrived.
         var match: Router.Match = .notFound
+        /// The template of the route it matched (nil: none), for the access log and metrics.
+        var route: String?
     }
 
     private enum AfterWrite {
@@ -150,7 +152,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             switch event {
             case .head(let head):
                 let route = context.router.route(method: head.method, path: head.path)
-                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now, match: route.match)
+                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now, match: route.match,
+                                         route: route.template)
                 headStarted = 0
                 if head.framing != .none {
                     // The parser allows the largest body of any route; this route may take less.
@@ -290,7 +293,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         queueOutput(serialize(response, requestID: pending.id, keepAlive: !close, http10: head.version.minor == 0, omitBody: omitBody))
         requestsServed += 1
         context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: head.method, path: String(head.path), status: response.status.code,
+            requestID: pending.id, method: head.method, path: String(head.path), route: pending.route, status: response.status.code,
             bytes: omitBody ? 0 : response.body.count, duration: ContinuousClock.now - pending.started))
         afterWrite = .finishRequest(close: close)
         _ = flush()
@@ -308,7 +311,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         let response = context.render(error, request: nil, requestID: pending.id)
         queueOutput(serialize(response, requestID: pending.id, keepAlive: false, http10: false, omitBody: pending.head.method == "HEAD"))
         context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: pending.head.method, path: String(pending.head.path), status: response.status.code,
+            requestID: pending.id, method: pending.head.method, path: String(pending.head.path), route: pending.route,
+            status: response.status.code,
             bytes: response.body.count, duration: ContinuousClock.now - pending.started))
         afterWrite = .close
         _ = flush()

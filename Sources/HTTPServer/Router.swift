@@ -44,6 +44,8 @@ public struct Router: Sendable {
         var handlers: [String: Handler] = [:]
         /// Body limits of the routes that take more than the server's default.
         var bodyLimits: [String: Int] = [:]
+        /// The template the node's routes were added with, for logs and metrics.
+        var template = ""
     }
 
     private let root = Node()
@@ -82,6 +84,7 @@ public struct Router: Sendable {
         }
         precondition(node.handlers[method] == nil, "route \(method) \(template) is defined twice")
         node.handlers[method] = handler
+        node.template = template
         if let maxBodyBytes {
             node.bodyLimits[method] = maxBodyBytes
             largestBodyLimit = max(largestBodyLimit ?? 0, maxBodyBytes)
@@ -103,18 +106,18 @@ public struct Router: Sendable {
 
     /// The match for a method and path, and the route's own body limit if it has one: one walk
     /// of the trie for both, done once per request when its head arrives.
-    public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?) {
+    public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?, template: String?) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var parameters: [String: String] = [:]
         guard let node = Self.find(segments[...], from: root, parameters: &parameters), !node.handlers.isEmpty else {
-            return (.notFound, nil)
+            return (.notFound, nil, nil)
         }
         if let handler = node.handlers[method] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
-            return (.found(handler, parameters: parameters), node.bodyLimits[method])
+            return (.found(handler, parameters: parameters), node.bodyLimits[method], node.template)
         }
         var allowed = Set(node.handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        return (.methodNotAllowed(allowed: allowed.sorted()), nil)
+        return (.methodNotAllowed(allowed: allowed.sorted()), nil, node.template)
     }
 
     /// The node with handlers that `segments` lead to. A literal segment is tried first; when the

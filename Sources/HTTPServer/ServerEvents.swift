@@ -3,6 +3,8 @@ public struct AccessLogEntry: Sendable {
     public var requestID: String
     public var method: String
     public var path: String
+    /// The template of the matched route (`/v1/messages/{id}`); nil when none matched.
+    public var route: String?
     public var status: Int
     /// Body bytes sent.
     public var bytes: Int

@@ -137,6 +137,7 @@ import TestSupport
                                 sendLimiter: RateLimiter(rate: 10))
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
+        #expect(table["GET /metrics"] == .anyone)
         #expect(table["GET /readyz"] == .anyone)
         #expect(table["GET /v1/me"] == .role(.user))
         #expect(table["GET /v1/localization"] == .role(.user))
@@ -170,6 +171,6 @@ import TestSupport
         #expect(table["GET /v1/flags"] == .role(.moderator))
         #expect(table["GET /v1/review-queue"] == .role(.moderator))
         #expect(table["POST /v1/messages/{id}/review"] == .role(.moderator))
-        #expect(table.count == 34, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table.count == 35, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

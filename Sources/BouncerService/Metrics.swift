@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// Counters, gauges and histograms in the Prometheus text format (version 0.0.4). Families are
+/// declared once with their help and buckets; samples are keyed by their label values.
+final class Metrics: Sendable {
+    enum Kind: String, Sendable {
+        case counter, gauge, histogram
+    }
+
+    private struct Family {
+        var kind: Kind
+        var help: String
+        var labelNames: [String]
+        var buckets: [Double]
+        /// Label values -> value (counters, gauges) or bucket counts + sum + count (histograms).
+        var values: [[String]: Double] = [:]
+        var histograms: [[String]: (buckets: [Double], sum: Double, count: Double)] = [:]
+    }
+
+    private let families = Mutex<[String: Family]>([:])
+    /// Gauges read when scraped, from state that lives elsewhere (open connections).
+    private let readers = Mutex<[(name: String, help: String, read: @Sendable () -> Double)]>([])
+
+    static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    func declare(_ name: String, _ kind: Kind, _ help: String, labels: [String] = [], buckets: [Double] = latencyBuckets) {
+        families.withLock { families in
+            if families[name] == nil {
+                families[name] = Family(kind: kind, help: help, labelNames: labels, buckets: kind == .histogram ? buckets : [])
+            }
+        }
+    }
+
+    func add(_ name: String, _ labels: [String] = [], _ amount: Double = 1) {
+        families.withLock { $0[name]?.values[labels, default: 0] += amount }
+    }
+
+    func set(_ name: String, _ labels: [String] = [], _ value: Double) {
+        families.withLock { $0[name]?.values[labels] = value }
+    }
+
+    func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
+        families.withLock { families in
+            guard let buckets = families[name]?.buckets else { return }
+            var sample = families[name]!.histograms[labels] ?? (Array(repeating: 0, count: buckets.count), 0, 0)
+            for (index, bound) in buckets.enumerated() where value <= bound { sample.buckets[index] += 1 }
+            sample.sum += value
+            sample.count += 1
+            families[name]!.histograms[labels] = sample
+        }
+    }
+
+    func gauge(_ name: String, _ help: String, read: @escaping @Sendable () -> Double) {
+        readers.withLock { $0.append((name, help, read)) }
+    }
+
+    /// Everything, as a scrape answers it; `extra` gauges are read just now.
+    func render(extra: [(name: String, help: String, value: Double)] = []) -> String {
+        var text = ""
+        let read = readers.withLock { $0 }.map { ($0.name, $0.help, $0.read()) }
+        for (name, help, value) in read + extra {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(Self.number(value))\n"
+        }
+        let snapshot = families.withLock { $0 }
+        for name in snapshot.keys.sorted() {
+            let family = snapshot[name]!
+            text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
+            for labels in family.values.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                text += name + Self.labelText(family.labelNames, labels) + " " + Self.number(family.values[labels]!) + "\n"
+            }
+            for labels in family.histograms.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                let sample = family.histograms[labels]!
+                for (index, bound) in family.buckets.enumerated() {
+                    text += name + "_bucket" + Self.labelText(family.labelNames + ["le"], labels + [Self.number(bound)])
+                        + " " + Self.number(sample.buckets[index]) + "\n"
+                }
+                text += name + "_bucket" + Self.labelText(family.labelNames + ["le"], labels + ["+Inf"]) + " " + Self.number(sample.count) + "\n"
+                text += name + "_sum" + Self.labelText(family.labelNames, labels) + " " + Self.number(sample.sum) + "\n"
+                text += name + "_count" + Self.labelText(family.labelNames, labels) + " " + Self.number(sample.count) + "\n"
+            }
+        }
+        return text
+    }
+
+    private static func labelText(_ names: [String], _ values: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        let pairs = zip(names, values).map { name, value in
+            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n")
+            return "\(name)=\"\(escaped)\""
+        }
+        return "{" + pairs.joined(separator: ",") + "}"
+    }
+
+    private static func number(_ value: Double) -> String {
+        if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}
+
+/// The service's metric families, declared in one place.
+extension Metrics {
+    static func service() -> Metrics {
+        let metrics = Metrics()
+        metrics.declare("bouncer_http_requests_total", .counter, "HTTP requests answered, by route, method and status.",
+                        labels: ["route", "method", "status"])
+        metrics.declare("bouncer_http_request_duration_seconds", .histogram, "Time from a request's head to its response, by route.",
+                        labels: ["route"])
+        metrics.declare("bouncer_messages_total", .counter, "Messages sent, by the verdict of the rules (none, or the deciding action).",
+                        labels: ["verdict"])
+        metrics.declare("bouncer_rule_matches_total", .counter, "Sent messages each rule matched.", labels: ["rule_id"])
+        metrics.declare("bouncer_store_commit_batch_size", .histogram, "Writes grouped into one committed transaction.",
+                        buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
+        metrics.declare("bouncer_store_commit_duration_seconds", .histogram, "Time to run and commit one group of writes.")
+        metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
+                        buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
+        metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")
+        metrics.declare("bouncer_rules_database_bytes", .gauge, "Size of the compiled rule databases in force.")
+        return metrics
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct MetricsTests {
+    @Test func prometheusTextAboutRequestsMessagesRulesAndTheStore() async throws {
+        let h = try await blocking { try MessagesTests.Harness() }
+        try await blocking {
+            try h.rule("darn", "bounce")
+            _ = try h.client.request("GET", "/healthz")
+            _ = try h.client.request("GET", "/nowhere")
+            _ = try h.send("darn it")
+            _ = try h.send("hello there", id: "clean")
+            _ = try FlagsTests.flag(h, "clean", as: "bob")
+            let response = try h.client.request("GET", "/metrics")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+            let text = response.text
+            let lines = Set(text.split(separator: "\n").map(String.init))
+            #expect(lines.contains(#"bouncer_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
+            #expect(lines.contains(#"bouncer_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
+            #expect(lines.contains(#"bouncer_http_requests_total{route="/v1/channels/{channel_id}/messages",method="POST",status="201"} 2"#))
+            #expect(lines.contains(#"bouncer_messages_total{verdict="bounce"} 1"#))
+            #expect(lines.contains(#"bouncer_messages_total{verdict="none"} 1"#))
+            #expect(lines.contains(#"bouncer_rules 1"#))
+            #expect(lines.contains(#"bouncer_open_flags 1"#))
+            #expect(lines.contains { $0.hasPrefix("bouncer_open_connections ") })
+            #expect(lines.contains { $0.hasPrefix(#"bouncer_http_request_duration_seconds_bucket{route="/healthz",le="+Inf"} 1"#) })
+            #expect(lines.contains { $0.hasPrefix("bouncer_store_commit_batch_size_count ") })
+            #expect(lines.contains { $0.hasPrefix("bouncer_rules_compile_duration_seconds_count ") })
+            #expect(lines.contains("# TYPE bouncer_http_requests_total counter"))
+            #expect(lines.contains("# TYPE bouncer_http_request_duration_seconds histogram"))
+            #expect(lines.contains { $0.hasPrefix(#"bouncer_rule_matches_total{rule_id=""#) })
+        }
+    }
+}
