@@ -174,6 +174,9 @@ struct ModeratorRoutes: Sendable {
             }
             return try Response.encoded(ListResponse(name: "bans", items: found.map(BanJSON.init), nextCursor: next))
         }
+        routes.add("POST", "/v1/admin/backup", .admin) { _, identity in
+            try await Self.backup(identity, repository: repository, audit: audit)
+        }
         routes.add("GET", "/v1/audit", .moderator) { request, _ in
             let limit = try Pagination.limit(request)
             var query = AuditQuery(actorID: request.query("actor_id"), action: request.query("action"),
@@ -187,6 +190,28 @@ struct ModeratorRoutes: Sendable {
             }
             return try Response.encoded(ListResponse(name: "entries", items: found.map(AuditJSON.init), nextCursor: next))
         }
+    }
+
+    /// A backup into `<data-dir>/backups/`, named by its time: the API never takes a path, so a
+    /// request cannot write anywhere else on the server.
+    static func backup(_ identity: Identity, repository: any ModerationRepository, audit: Audit) async throws -> Response {
+        guard let store = repository as? SQLiteStore else {
+            throw HTTPError(.notImplemented, code: "not_supported", detail: "This store cannot make backups.")
+        }
+        let name = "bouncer-" + Timestamp.now().replacingOccurrences(of: ":", with: "-") + ".sqlite3"
+        let path = URL(fileURLWithPath: store.path).deletingLastPathComponent().appendingPathComponent("backups/\(name)").path
+        let result = try await withCheckedThrowingContinuation { continuation in
+            // Minutes for a large store: off the threads that serve requests.
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Swift.Result { try Backup.copy(storeAt: store.path, to: path) })
+            }
+        }
+        try await audit.record(identity, "store.backup", "store", name, details: ["bytes": String(result.bytes)])
+        struct BackupJSON: Encodable {
+            var path: String
+            var bytes: Int
+        }
+        return try Response.encoded(BackupJSON(path: result.path, bytes: result.bytes), status: .created)
     }
 
     static func userID(_ request: Request) throws(HTTPError) -> String {

@@ -10,6 +10,7 @@ let usage = """
       serve      serve the HTTP API (the default when no command is given)
       migrate    apply pending migrations and exit (--status lists them)
       token      print a signed token for a user, to try the API
+      backup     write a consistent copy of the store
 
     Run `bouncer <command> --help` for a command's options; `bouncer --version` prints the version.
     """
@@ -37,6 +38,8 @@ do {
         status = try MigrateCommand.run(arguments)
     case "token":
         status = try TokenCommand.run(arguments)
+    case "backup":
+        status = try BackupCommand.run(arguments)
     case "help":
         print(usage)
         status = 0
