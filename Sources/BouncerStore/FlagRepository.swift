@@ -138,10 +138,7 @@ extension SQLiteStore: FlagRepository {
         if let reason = query.reason { conditions.append("f.reason = ?"); arguments.append(.text(reason)) }
         if let channel = query.channelID { conditions.append("f.channel_id = ?"); arguments.append(.text(channel)) }
         if let reporter = query.reporterID { conditions.append("f.reporter_id = ?"); arguments.append(.text(reporter)) }
-        if let author = query.authorID {
-            conditions.append("f.message_id IN (SELECT id FROM messages WHERE user_id = ?)")
-            arguments.append(.text(author))
-        }
+        if let author = query.authorID { conditions.append("f.author_id = ?"); arguments.append(.text(author)) }
         if let since = query.since { conditions.append("f.created_at >= ?"); arguments.append(.text(since)) }
         if let until = query.until { conditions.append("f.created_at < ?"); arguments.append(.text(until)) }
         if let after = query.after { conditions.append("f.id > ?"); arguments.append(.text(after)) }

@@ -109,12 +109,12 @@ extension SQLiteStore: MessageRepository {
         for flag in flags {
             try database.execute(
                 """
-                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at, author_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT user_id FROM messages WHERE id = ?))
                 """,
                 [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
                  flag.details.map(DatabaseValue.text) ?? .null, flag.custom.map(DatabaseValue.text) ?? .null,
-                 flag.ruleID.map(DatabaseValue.text) ?? .null, .text(flag.createdAt)])
+                 flag.ruleID.map(DatabaseValue.text) ?? .null, .text(flag.createdAt), .text(flag.messageID)])
         }
     }
 

@@ -62,8 +62,8 @@ var flagged = 0
 while filed < flagCount {
     try database.inTransaction { database in
         let insert = try database.cachedStatement("""
-            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, state, resolution, created_at)
-            SELECT ?, id, channel_id, ?, ?, ?, ?, ? FROM messages WHERE id = ?
+            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, state, resolution, created_at, author_id)
+            SELECT ?, id, channel_id, ?, ?, ?, ?, ?, user_id FROM messages WHERE id = ?
             """)
         let goal = min(flagCount, filed + batch)
         while filed < goal {
