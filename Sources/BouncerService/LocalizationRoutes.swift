@@ -31,16 +31,7 @@ struct LocalizationRoutes: Sendable {
 
         var locales: [Entry]
         var default_locale: String
-        var next_cursor: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(locales, forKey: .locales)
-            try container.encode(default_locale, forKey: .default_locale)
-            try container.encode(next_cursor, forKey: .next_cursor)  // null, not absent
-        }
-
-        enum CodingKeys: String, CodingKey { case locales, default_locale, next_cursor }
+        @Nullable var next_cursor: String?
     }
 
     struct Update: Decodable {

@@ -70,9 +70,9 @@ struct ModeratorRoutes: Sendable {
 
     struct BanJSON: Encodable {
         var user_id: String
-        var reason: String?
+        @Nullable var reason: String?
         var shadow: Bool
-        var expires_at: String?
+        @Nullable var expires_at: String?
         var created_by: String
         var created_at: String
 
@@ -84,44 +84,18 @@ struct ModeratorRoutes: Sendable {
             created_by = ban.createdBy
             created_at = ban.createdAt
         }
-
-        enum CodingKeys: String, CodingKey { case user_id, reason, shadow, expires_at, created_by, created_at }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(user_id, forKey: .user_id)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(shadow, forKey: .shadow)
-            try container.encode(expires_at, forKey: .expires_at)
-            try container.encode(created_by, forKey: .created_by)
-            try container.encode(created_at, forKey: .created_at)
-        }
     }
 
     struct AuditJSON: Encodable {
         var id, actor_id, action, target_type, target_id: String
-        var note: String?
-        var details: [String: String]?
+        @Nullable var note: String?
+        @Nullable var details: [String: String]?
         var created_at: String
 
         init(_ entry: AuditEntry) {
             id = entry.id; actor_id = entry.actorID; action = entry.action; target_type = entry.targetType
             target_id = entry.targetID; note = entry.note; created_at = entry.createdAt
             details = entry.details.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
-        }
-
-        enum CodingKeys: String, CodingKey { case id, actor_id, action, target_type, target_id, note, details, created_at }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(actor_id, forKey: .actor_id)
-            try container.encode(action, forKey: .action)
-            try container.encode(target_type, forKey: .target_type)
-            try container.encode(target_id, forKey: .target_id)
-            try container.encode(note, forKey: .note)
-            try container.encode(details, forKey: .details)
-            try container.encode(created_at, forKey: .created_at)
         }
     }
 

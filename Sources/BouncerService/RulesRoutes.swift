@@ -18,7 +18,7 @@ struct RulesRoutes: Sendable {
 
     struct RuleJSON: Encodable {
         var id, name, kind, pattern: String
-        var action: String?
+        @Nullable var action: String?
         var channels: [String]
         var enabled: Bool
         var priority: Int
@@ -28,25 +28,6 @@ struct RulesRoutes: Sendable {
             id = rule.id; name = rule.name; kind = rule.kind; pattern = rule.pattern; action = rule.action
             channels = rule.channels; enabled = rule.enabled; priority = rule.priority
             created_at = rule.createdAt; updated_at = rule.updatedAt; created_by = rule.createdBy
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, kind, pattern, action, channels, enabled, priority, created_at, updated_at, created_by
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(pattern, forKey: .pattern)
-            try container.encode(action, forKey: .action)  // null for allow rules
-            try container.encode(channels, forKey: .channels)
-            try container.encode(enabled, forKey: .enabled)
-            try container.encode(priority, forKey: .priority)
-            try container.encode(created_at, forKey: .created_at)
-            try container.encode(updated_at, forKey: .updated_at)
-            try container.encode(created_by, forKey: .created_by)
         }
     }
 

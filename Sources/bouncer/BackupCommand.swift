@@ -19,12 +19,7 @@ enum BackupCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedOptions.parse(arguments, specs: options)
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.count == 1 else { throw UsageError(description: "give one PATH to write the backup to") }
+        guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help, positionals: 1...1) else { return 0 }
         var configuration = ServiceConfiguration()
         ServeCommand.applyStoreOptions(parsed, to: &configuration)
         let result = try Backup.copy(storeAt: configuration.storePath, to: parsed.positionals[0])

@@ -19,12 +19,7 @@ enum MigrateCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedOptions.parse(arguments, specs: options)
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.isEmpty else { throw UsageError(description: "unexpected argument \(parsed.positionals[0])") }
+        guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
         var configuration = ServiceConfiguration()
         ServeCommand.applyStoreOptions(parsed, to: &configuration)
         let migrator = Migrator(migrations: try loadMigrations(configuration))

@@ -62,6 +62,24 @@ struct ParsedOptions {
         return parsed
     }
 
+    /// A subcommand's arguments, or nil when `--help` was asked for (and printed): the start of
+    /// every command. `positionals` is how many plain arguments the command takes.
+    static func forCommand(_ arguments: [String], specs: [OptionSpec], help: String,
+                           positionals: ClosedRange<Int> = 0...0) throws -> ParsedOptions? {
+        let parsed = try parse(arguments, specs: specs)
+        if parsed.flags.contains("help") {
+            print(help)
+            return nil
+        }
+        guard positionals.contains(parsed.positionals.count) else {
+            if parsed.positionals.count > positionals.upperBound {
+                throw UsageError(description: "unexpected argument \(parsed.positionals[positionals.upperBound])")
+            }
+            throw UsageError(description: "missing argument; see --help")
+        }
+        return parsed
+    }
+
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {

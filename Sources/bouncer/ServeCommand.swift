@@ -85,12 +85,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedOptions.parse(arguments, specs: options)
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.isEmpty else { throw UsageError(description: "unexpected argument \(parsed.positionals[0])") }
+        guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
         let configuration = try configuration(from: parsed)
         let logger = Logger(level: configuration.logLevel)
         // Taken over before listening, so a SIGTERM that follows the startup line at once is a

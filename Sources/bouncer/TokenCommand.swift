@@ -24,12 +24,7 @@ enum TokenCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedOptions.parse(arguments, specs: options)
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.isEmpty else { throw UsageError(description: "unexpected argument \(parsed.positionals[0])") }
+        guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
         guard let user = parsed.values["user"] else { throw UsageError(description: "--user is required") }
         guard UserID.isValid(user) else {
             throw UsageError(description: "--user must be 1-\(UserID.maxLength) characters of A-Z a-z 0-9 _ . @ : | -")

@@ -1,0 +1,15 @@
+/// An optional member that is written as `null` when absent, where the contract shows every
+/// member of an object (`JSONEncoder` leaves nil members out).
+@propertyWrapper
+struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
