@@ -75,7 +75,7 @@ struct ParsedOptions {
             if parsed.positionals.count > positionals.upperBound {
                 throw UsageError(description: "unexpected argument \(parsed.positionals[positionals.upperBound])")
             }
-            throw UsageError(description: "missing argument; see --help")
+            throw UsageError(description: "missing argument")
         }
         return parsed
     }
