@@ -8,6 +8,7 @@ struct OperationsRoutes: Sendable {
     let metrics: Metrics
 
     private static let okBody = Array(#"{"status":"ok"}"#.utf8)
+    private static let openAPIBody = Array(OpenAPIDocument.json.utf8)
     private static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
     func register(in routes: inout Routes) {
@@ -21,6 +22,7 @@ struct OperationsRoutes: Sendable {
             }
             return .json(.ok, Self.readyBody)
         })
+        routes.open("GET", "/openapi.json", .immediate { _ in .json(.ok, Self.openAPIBody) })
         routes.open("GET", "/metrics", .async { [flags, metrics] _ in
             let openFlags = Double(try await flags.openFlagCount())
             let text = metrics.render(extra: [("bouncer_open_flags", "Flags not yet resolved or withdrawn.", openFlags)])

@@ -18,7 +18,10 @@ import TestSupport
             let ready = try client.request("GET", "/readyz")
             #expect(ready.status == 200)
             #expect(ready.json?["status"] as? String == "ready")
-            let head = try client.request("HEAD", "/healthz")
+            let openAPI = try client.request("GET", "/openapi.json")
+        #expect(openAPI.status == 200)
+        #expect(openAPI.json?["openapi"] as? String == "3.1.0")
+        let head = try client.request("HEAD", "/healthz")
             #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "15")
             #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
         }

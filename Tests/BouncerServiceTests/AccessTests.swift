@@ -138,6 +138,7 @@ import TestSupport
         let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
         #expect(table["GET /metrics"] == .anyone)
+        #expect(table["GET /openapi.json"] == .anyone)
         #expect(table["GET /readyz"] == .anyone)
         #expect(table["GET /v1/me"] == .role(.user))
         #expect(table["GET /v1/localization"] == .role(.user))
@@ -172,6 +173,6 @@ import TestSupport
         #expect(table["GET /v1/review-queue"] == .role(.moderator))
         #expect(table["POST /v1/messages/{id}/review"] == .role(.moderator))
         #expect(table["POST /v1/admin/backup"] == .role(.admin))
-        #expect(table.count == 36, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table.count == 37, "a new route needs its line here: \(table.keys.sorted())")
     }
 }
