@@ -36,6 +36,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// Input is left in the socket (the pipeline buffer is full, or the peer closed its side).
     private var readPaused = false
+    /// The peer's side is closed (reported by the loop); reads go on to its EOF.
+    private var peerHungUp = false
     private var watchingWritable = false
 
     private var current: PendingRequest?
@@ -88,12 +90,15 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         setDeadline(Self.now() + context.limits.headerTimeout.nanoseconds)
         timer.activate()
         // Bytes that arrived before registration raise no edge: look for them now.
-        readable()
+        readable(hangUp: false)
     }
 
     // MARK: - Reading
 
-    func readable() {
+    func readable(hangUp: Bool = false) {
+        // Edge-triggered: a hang-up reported with data raises no second edge, so remember it
+        // (even while reading is paused) and read through to the EOF.
+        if hangUp { peerHungUp = true }
         guard !closed, !readPaused else { return }
         guard readAvailable() >= 0 else { return }
         processInput()
@@ -114,12 +119,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             switch result {
             case .bytes(let count):
                 total += count
-                // A short read drained the socket; a later arrival raises a new edge.
-                if count < Self.readChunk { break reading }
+                // A short read drained the socket (a later arrival raises a new edge), unless the
+                // peer hung up: then its EOF is still to be read.
+                if count < Self.readChunk && !peerHungUp { break reading }
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.
-                    queue.async { [weak self] in self?.readable() }
+                    queue.async { [weak self] in self?.readable(hangUp: false) }
                 }
             case .wouldBlock:
                 break reading
@@ -203,7 +209,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         } else if readPaused && !peerClosedInput {
             // Edge-triggered: what arrived while paused raised its edge already, so read it now.
             readPaused = false
-            queue.async { [weak self] in self?.readable() }
+            queue.async { [weak self] in self?.readable(hangUp: false) }
         }
     }
 

@@ -13,7 +13,8 @@ import Glibc
 final class EventLoop: @unchecked Sendable {
     /// What a registered socket is told.
     protocol Handler: AnyObject {
-        func readable()
+        /// `hangUp`: the peer closed its side; its EOF is waiting behind whatever data is left.
+        func readable(hangUp: Bool)
         func writable()
     }
 
@@ -72,6 +73,7 @@ final class EventLoop: @unchecked Sendable {
 
     private static let inputEvents = cepoll_in() | cepoll_rdhup() | cepoll_et()
     private static let inputReady = cepoll_in() | cepoll_rdhup() | cepoll_hup() | cepoll_err()
+    private static let hangUp = cepoll_rdhup() | cepoll_hup() | cepoll_err()
 
     private func dispatchReadyEvents() {
         let capacity = readyMasks.count
@@ -82,7 +84,7 @@ final class EventLoop: @unchecked Sendable {
             for index in 0..<count {
                 let mask = readyMasks[index]
                 let token = readyTokens[index]
-                if mask & Self.inputReady != 0 { handlers[token]?.readable() }
+                if mask & Self.inputReady != 0 { handlers[token]?.readable(hangUp: mask & Self.hangUp != 0) }
                 if mask & cepoll_out() != 0 { handlers[token]?.writable() }
             }
             if count < capacity { return }
