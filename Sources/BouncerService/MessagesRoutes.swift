@@ -8,7 +8,7 @@ import HTTPServer
 /// `/v1/channels/{channel_id}/messages` and `/v1/messages/{id}...`: sending, bouncing, Send
 /// Anyway, editing, deleting, and the actions a caller may take.
 struct MessagesRoutes: Sendable {
-    let store: any MessageRepository & FlagLookup
+    let store: any MessageRepository & FlagRepository
     let rules: Rules
     let settings: LiveSettings
     let localization: Localization

@@ -77,6 +77,8 @@ public protocol FlagRepository: Sendable {
     func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool
     /// Open flags in the store.
     func openFlagCount() async throws -> Int
+    /// Whether `reporterID` has an open flag on the message.
+    func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool
     func flags(_ query: FlagQuery) async throws -> [StoredFlag]
     func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
     /// Resolves every open flag of the message at once (and removes the message for that
@@ -122,6 +124,13 @@ extension SQLiteStore: FlagRepository {
             try database.execute("UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
                                  [.text(messageID), .text(reporterID)])
             return database.changes > 0
+        }
+    }
+
+    public func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool {
+        try await readers.read { database in
+            try database.fetchValue("SELECT 1 FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open' LIMIT 1",
+                                    [.text(messageID), .text(reporterID)], as: Int.self) != nil
         }
     }
 

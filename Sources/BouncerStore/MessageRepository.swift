@@ -103,7 +103,6 @@ public struct Viewer: Sendable {
 }
 
 public protocol MessageRepository: Sendable {
-    func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome
     /// Stores a new message (and the flags filed with it) in one transaction, checking its
     /// parent there too, and calls `completion` once committed, from the store's thread. For
     /// callers that are not async: the send path.

@@ -4,12 +4,6 @@ extension SQLiteStore: MessageRepository {
         edited, created_at, updated_at, hidden
         """
 
-    public func send(_ message: StoredMessage, flags: [NewFlag]) async throws -> SendOutcome {
-        try await withCheckedThrowingContinuation { continuation in
-            send(message, flags: flags, sender: Viewer(userID: message.userID, seesEverything: false)) { continuation.resume(with: $0) }
-        }
-    }
-
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         writer.write({ database in
@@ -143,29 +137,3 @@ extension SQLiteStore: MessageRepository {
     }
 }
 
-/// Flags as the message endpoints need them (the moderators' side reads more).
-public protocol FlagLookup: Sendable {
-    /// Whether `reporterID` has an open flag on the message.
-    func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool
-    func flags(onMessage messageID: String) async throws -> [NewFlag]
-}
-
-extension SQLiteStore: FlagLookup {
-    public func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool {
-        try await readers.read { database in
-            try database.fetchValue("SELECT 1 FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open' LIMIT 1",
-                                    [.text(messageID), .text(reporterID)], as: Int.self) != nil
-        }
-    }
-
-    public func flags(onMessage messageID: String) async throws -> [NewFlag] {
-        try await readers.read { database in
-            try database.fetchAll("SELECT id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
-                                  [.text(messageID)]).map { row in
-                NewFlag(id: row.get("id") ?? "", messageID: row.get("message_id") ?? "", channelID: row.get("channel_id") ?? "",
-                        reporterID: row.get("reporter_id") ?? "", reason: row.get("reason") ?? "", details: row.get("details"),
-                        custom: row.get("custom"), ruleID: row.get("rule_id"), createdAt: row.get("created_at") ?? "")
-            }
-        }
-    }
-}
