@@ -15,7 +15,20 @@ final class Metrics: Sendable {
         var buckets: [Double]
         /// Label values -> value (counters, gauges) or bucket counts + sum + count (histograms).
         var values: [[String]: Double] = [:]
-        var histograms: [[String]: (buckets: [Double], sum: Double, count: Double)] = [:]
+        var histograms: [[String]: HistogramSample] = [:]
+    }
+
+    /// Cumulative bucket counts (one per upper bound), and the sum and count of what was observed.
+    private struct HistogramSample {
+        var buckets: [Double]
+        var sum: Double = 0
+        var count: Double = 0
+
+        mutating func observe(_ value: Double, _ bounds: [Double]) {
+            for (index, bound) in bounds.enumerated() where value <= bound { buckets[index] += 1 }
+            sum += value
+            count += 1
+        }
     }
 
     private let families = Mutex<[String: Family]>([:])
@@ -43,11 +56,9 @@ final class Metrics: Sendable {
     func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
         families.withLock { families in
             guard let buckets = families[name]?.buckets else { return }
-            var sample = families[name]!.histograms[labels] ?? (Array(repeating: 0, count: buckets.count), 0, 0)
-            for (index, bound) in buckets.enumerated() where value <= bound { sample.buckets[index] += 1 }
-            sample.sum += value
-            sample.count += 1
-            families[name]!.histograms[labels] = sample
+            // Changed where it is stored: a copy taken out and put back would copy its buckets
+            // on every request.
+            families[name]!.histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: buckets.count))].observe(value, buckets)
         }
     }
 

@@ -280,7 +280,9 @@ enum ChannelPattern {
 /// The checks every message text passes: 1 to `maxLength` characters, not blank.
 enum MessageText {
     static func validate(_ text: String, maxLength: Int) throws(HTTPError) {
-        let count = text.unicodeScalars.count
+        // A scalar is at least one byte: a text within the limit in bytes needs no counting.
+        let bytes = text.utf8.count
+        let count = bytes <= maxLength ? bytes : text.unicodeScalars.count
         guard count >= 1, count <= maxLength else {
             throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.")
         }

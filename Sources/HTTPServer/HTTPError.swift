@@ -80,9 +80,13 @@ public enum JSONText {
     /// characters need escaping, everything else (non-ASCII included) is copied as it is.
     public static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copy them in one go.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
-            output.append(contentsOf: string.utf8)
+        // Most strings need no escape: copy them in one go, scanning the bytes where they lie.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where needsEscape(byte) { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }
@@ -107,6 +111,11 @@ public enum JSONText {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
     public static func appendString(_ string: String, to output: inout String) {

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources: one watches the
-/// listening socket, and one per event loop (a core each) watches that loop's epoll instance,
+/// listening socket, and one per event loop (see `Configuration.eventLoopCount`) watches that loop's epoll instance,
 /// which holds its connections. See `EventLoop` for why connections are not sources each.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
@@ -11,6 +11,10 @@ public final class HTTPServer: Sendable {
         public var port: Int
         public var limits: ServerLimits
         public var backlog: Int32 = 4096
+        /// How many event loops share the connections. One core is left to what the loops hand
+        /// work to (the store's writer, logging): on two cores one loop sends more messages a
+        /// second than two, which fight the writer for the CPU.
+        public var eventLoopCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)
 
         public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits()) {
             self.host = host
@@ -39,7 +43,7 @@ public final class HTTPServer: Sendable {
     private let events: ServerEvents
     private let registry = Mutex(Registry())
     private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
-    /// Event loops, one a core; connections are spread over them in turn.
+    /// Event loops; connections are spread over them in turn.
     private let eventLoops = Mutex<[EventLoop]>([])
     private let listener = Listener()
     private let boundPort = Atomic<Int>(0)
@@ -63,7 +67,7 @@ public final class HTTPServer: Sendable {
         _ = Socket.raiseOpenFileLimit()
         let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         boundPort.store(port, ordering: .releasing)
-        let loops = try (0..<max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))).map { try EventLoop(label: "bouncer.http.loop.\($0)") }
+        let loops = try (0..<max(1, configuration.eventLoopCount)).map { try EventLoop(label: "bouncer.http.loop.\($0)") }
         eventLoops.withLock { $0 = loops }
         let context = ServerContext(limits: configuration.limits, router: router, problemRenderer: problemRenderer,
                                     events: events) { [weak self] connection in self?.connectionClosed(connection) }

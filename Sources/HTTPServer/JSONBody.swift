@@ -30,6 +30,8 @@ extension Request {
 
     /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).
     public static func isJSON(_ contentType: String) -> Bool {
+        // What nearly every client sends, answered without splitting or lowercasing.
+        if contentType == "application/json" { return true }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
