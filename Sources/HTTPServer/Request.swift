@@ -30,15 +30,21 @@ public struct RequestHead: Sendable, Equatable {
     }
 
     /// The path part of the target, without the query.
+    // Targets are searched byte by byte: `?` and `/` are ASCII, so a byte index is a valid
+    // boundary, and no grapheme breaking is paid for on every request.
+
+    /// The path part of the target, without the query.
     public var path: Substring {
-        let pathAndQuery = originForm
-        return pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let target = originForm
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        return target[..<mark]
     }
 
     /// The query part of the target, without the `?`, if there is one.
     public var query: Substring? {
-        guard let mark = originForm.firstIndex(of: "?") else { return nil }
-        return originForm[originForm.index(after: mark)...]
+        let target = originForm
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: mark)...]
     }
 
     /// The target in origin form: an absolute-form target (`http://host/path`) loses its scheme

@@ -107,7 +107,7 @@ public struct Router: Sendable {
     /// The match for a method and path, and the route's own body limit if it has one: one walk
     /// of the trie for both, done once per request when its head arrives.
     public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?, template: String?) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = Self.segments(of: path)
         var parameters: [String: String] = [:]
         guard let node = Self.find(segments[...], from: root, parameters: &parameters), !node.handlers.isEmpty else {
             return (.notFound, nil, nil)
@@ -118,6 +118,23 @@ public struct Router: Sendable {
         var allowed = Set(node.handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return (.methodNotAllowed(allowed: allowed.sorted()), nil, node.template)
+    }
+
+    /// The non-empty parts of `path` between slashes, found byte by byte (see `RequestHead.path`).
+    static func segments(of path: Substring) -> [Substring] {
+        var segments: [Substring] = []
+        var start = path.startIndex
+        var index = start
+        let utf8 = path.utf8
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start != index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start != index { segments.append(path[start..<index]) }
+        return segments
     }
 
     /// The node with handlers that `segments` lead to. A literal segment is tried first; when the

@@ -110,6 +110,23 @@ struct RouterTests {
         #expect(router.match(method: "GET", path: "/").found?.name == "root")
     }
 
+    @Test("segments are split on slashes byte by byte, non-ASCII and combining marks kept whole")
+    func segmentsOfPaths() {
+        #expect(Router.segments(of: "/users/e\u{301}/posts//x/") == ["users", "e\u{301}", "posts", "x"])
+        #expect(Router.segments(of: "/\u{301}/") == ["\u{301}"])
+        #expect(Router.segments(of: "///").isEmpty)
+        #expect(router.match(method: "GET", path: "/users/%C3%A9").found?.parameters == ["id": "é"])
+    }
+
+    @Test("the path ends at the first question mark, and the query follows it")
+    func pathAndQuery() {
+        let head = RequestHead(method: "GET", target: "/caf\u{E9}/\u{301}?a=?b", headers: [:])
+        #expect(head.path == "/caf\u{E9}/\u{301}")
+        #expect(head.query == "a=?b")
+        #expect(RequestHead(method: "GET", target: "/plain", headers: [:]).query == nil)
+        #expect(RequestHead(method: "GET", target: "/empty?", headers: [:]).query == "")
+    }
+
     @Test("routes lists what was added")
     func routesList() {
         #expect(router.routes.count == 8)
