@@ -3,13 +3,15 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev pkg-config
+TEST_PACKAGES := python3 python3-venv curl
 BENCH_PACKAGES := wrk nginx-light curl
 
-.PHONY: run test build release bench deps clean docker-smoke help
+.PHONY: run test api-test build release bench deps clean docker-smoke help
 
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
-	@echo "make test          build and run every test (unit and black-box)"
+	@echo "make test          build and run every test (unit, black-box, and the API against its OpenAPI document)"
+	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
 	@echo "make bench         measure GET /healthz against nginx, and the rules engine against a naive matcher"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
@@ -29,9 +31,15 @@ run: release
 # The black-box tests start many copies of the binary; they run after the in-process tests, not
 # beside them, so the timing tests of those are not starved of the two cores CI has.
 test: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip BlackBoxTests
 	$(SWIFT) test --skip-build --filter BlackBoxTests
+	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+
+api-test: build
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 
 bench: release
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)

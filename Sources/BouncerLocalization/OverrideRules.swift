@@ -27,7 +27,7 @@ public enum OverrideRules {
 
     public static func check(key: String, value: String) -> Violation? {
         guard let english = BundledStrings.en[key] else { return .unknownKey(key) }
-        guard value.count <= maxValueLength else { return .tooLong(key) }
+        guard value.unicodeScalars.count <= maxValueLength else { return .tooLong(key) }
         let expected = FormatPlaceholders.placeholders(in: english)
         guard FormatPlaceholders.placeholders(in: value) == expected else {
             let shown = FormatPlaceholders.segments(english).compactMap { segment -> String? in

@@ -96,7 +96,7 @@ struct FlagRoutes: Sendable {
         guard reasons.contains(input.reason) else {
             throw HTTPError.badRequest("invalid_field", "`reason` must be one of \(reasons.joined(separator: ", ")).")
         }
-        if let details = input.details, details.count > Self.maxDetails {
+        if let details = input.details, details.unicodeScalars.count > Self.maxDetails {
             throw HTTPError.badRequest("invalid_field", "`details` is longer than \(Self.maxDetails) characters.")
         }
         var custom: String?
@@ -201,7 +201,7 @@ struct FlagRoutes: Sendable {
         case "ban_author": resolution = "author_banned"
         default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.")
         }
-        if let note = input.note, note.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.") }
+        if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.") }
         if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).")
         }
@@ -226,7 +226,7 @@ struct FlagRoutes: Sendable {
     /// An optional filter value, bounded.
     static func shortText(_ request: Request, _ name: String) throws(HTTPError) -> String? {
         guard let value = request.query(name), !value.isEmpty else { return nil }
-        guard value.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
+        guard value.unicodeScalars.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
         return value
     }
 }

@@ -192,7 +192,9 @@ struct MessagesRoutes: Sendable {
                 case .conflict:
                     throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
                 case .parentNotFound:
-                    throw HTTPError.badRequest("invalid_field", "`parent_id` is not a message of this channel.")
+                    // Well formed, but pointing at nothing this sender can reply to.
+                    throw HTTPError(.unprocessableContent, code: "parent_not_found",
+                                    detail: "`parent_id` is not a message of this channel.")
                 }
             }
         }
@@ -323,7 +325,11 @@ struct MessagesRoutes: Sendable {
     }
 
     private func delete(_ request: Request, _ identity: Identity) async throws -> Response {
-        let hard = request.query("hard") == "true"
+        let hardText = request.query("hard")
+        guard hardText == nil || Bool(hardText!) != nil else {
+            throw HTTPError.badRequest("invalid_field", "`hard` must be true or false.")
+        }
+        let hard = hardText == "true"
         if hard && identity.role < .admin {
             throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the admin role.", detailArguments: ["admin"])
         }

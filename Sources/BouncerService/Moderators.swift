@@ -120,7 +120,7 @@ struct ModeratorRoutes: Sendable {
         routes.add("POST", "/v1/users/{user_id}/ban", .moderator) { request, identity in
             let userID = try Self.userID(request)
             let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
-            if let reason = input.reason, reason.count > 500 {
+            if let reason = input.reason, reason.unicodeScalars.count > 500 {
                 throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.")
             }
             if let seconds = input.duration_seconds, !(1...Self.maxBanSeconds).contains(seconds) {
@@ -153,7 +153,7 @@ struct ModeratorRoutes: Sendable {
         }
         routes.add("GET", "/v1/audit", .moderator) { request, _ in
             let limit = try Pagination.limit(request)
-            var query = AuditQuery(actorID: request.query("actor_id"), action: request.query("action"),
+            var query = AuditQuery(actorID: try FlagRoutes.shortText(request, "actor_id"), action: try FlagRoutes.shortText(request, "action"),
                                    after: try Pagination.after(request), limit: limit + 1)
             if let since = request.query("since") { query.since = try Self.timestamp(since, "since") }
             var found = try await repository.auditEntries(query)

@@ -235,6 +235,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Problem"
+             },
+             "400": {
+              "$ref": "#/components/responses/Problem"
              }
             },
             "x-bouncer-role": "user",
@@ -244,8 +247,11 @@ enum OpenAPIDocument {
               "in": "path",
               "required": true,
               "schema": {
-               "type": "string"
-              }
+               "type": "string",
+               "pattern": "^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$",
+               "maxLength": 35
+              },
+              "description": "A language tag like `fr` or `pt-BR`."
              }
             ],
             "tags": [
@@ -285,8 +291,11 @@ enum OpenAPIDocument {
               "in": "path",
               "required": true,
               "schema": {
-               "type": "string"
-              }
+               "type": "string",
+               "pattern": "^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$",
+               "maxLength": 35
+              },
+              "description": "A language tag like `fr` or `pt-BR`."
              }
             ],
             "requestBody": {
@@ -337,8 +346,11 @@ enum OpenAPIDocument {
               "in": "path",
               "required": true,
               "schema": {
-               "type": "string"
-              }
+               "type": "string",
+               "pattern": "^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$",
+               "maxLength": 35
+              },
+              "description": "A language tag like `fr` or `pt-BR`."
              },
              {
               "name": "key",
@@ -414,9 +426,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              },
              {
               "name": "kind",
@@ -491,7 +504,7 @@ enum OpenAPIDocument {
              "content": {
               "application/json": {
                "schema": {
-                "$ref": "#/components/schemas/RuleInput"
+                "$ref": "#/components/schemas/RuleCreate"
                }
               }
              }
@@ -522,6 +535,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "404": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -610,6 +626,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "404": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -701,8 +720,10 @@ enum OpenAPIDocument {
                  "rules": {
                   "type": "array",
                   "items": {
-                   "$ref": "#/components/schemas/RuleInput"
-                  }
+                   "$ref": "#/components/schemas/RuleCreate"
+                  },
+                  "minItems": 1,
+                  "maxItems": 100000
                  }
                 }
                }
@@ -710,7 +731,8 @@ enum OpenAPIDocument {
               "text/plain": {
                "schema": {
                 "type": "string",
-                "description": "One pattern a line; blank lines and # comments skipped"
+                "pattern": "(^|\\n)[ \\t]*[^\\s#]",
+                "description": "One pattern a line, with `kind` (default word) and `action` from the query; blank lines and lines starting with # are skipped. At least one pattern."
                }
               }
              }
@@ -759,10 +781,18 @@ enum OpenAPIDocument {
                 ],
                 "properties": {
                  "text": {
-                  "type": "string"
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 5000,
+                  "pattern": "[^\\t-\\r \\u0085\\u00A0\\u00AD\\u034F\\u061C\\u115F\\u1160\\u1680\\u17B4\\u17B5\\u180B-\\u180F\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u206F\\u3000\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8]",
+                  "description": "1 to `max_message_length` (GET /v1/config; 5000 unless changed) characters, not only white space or invisible characters."
                  },
                  "channel_id": {
-                  "type": "string"
+                  "type": [
+                   "string",
+                   "null"
+                  ],
+                  "pattern": "^[A-Za-z0-9_:.!-]{1,64}$"
                  }
                 }
                }
@@ -890,6 +920,16 @@ enum OpenAPIDocument {
              },
              "429": {
               "$ref": "#/components/responses/Problem"
+             },
+             "422": {
+              "description": "`parent_not_found`: `parent_id` is not a message of this channel that the sender may see.",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
              }
             },
             "x-bouncer-role": "user",
@@ -992,9 +1032,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              },
              {
               "name": "locale",
@@ -1029,6 +1070,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "404": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -1127,7 +1171,11 @@ enum OpenAPIDocument {
                 ],
                 "properties": {
                  "text": {
-                  "type": "string"
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 5000,
+                  "pattern": "[^\\t-\\r \\u0085\\u00A0\\u00AD\\u034F\\u061C\\u115F\\u1160\\u1680\\u17B4\\u17B5\\u180B-\\u180F\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u206F\\u3000\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8]",
+                  "description": "1 to `max_message_length` (GET /v1/config; 5000 unless changed) characters, not only white space or invisible characters."
                  }
                 }
                }
@@ -1151,6 +1199,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "404": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -1207,6 +1258,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "429": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -1272,6 +1326,9 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              },
              "404": {
+              "$ref": "#/components/responses/Problem"
+             },
+             "400": {
               "$ref": "#/components/responses/Problem"
              }
             },
@@ -1373,9 +1430,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              }
             ],
             "tags": [
@@ -1460,6 +1518,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Problem"
+             },
+             "400": {
+              "$ref": "#/components/responses/Problem"
              }
             },
             "x-bouncer-role": "user",
@@ -1539,9 +1600,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              },
              {
               "name": "state",
@@ -1560,7 +1622,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -1568,7 +1631,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -1576,7 +1640,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -1584,7 +1649,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -1671,9 +1737,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              },
              {
               "name": "locale",
@@ -1697,7 +1764,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -1808,7 +1876,8 @@ enum OpenAPIDocument {
               "in": "path",
               "required": true,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_.@:|-]{1,128}$"
               }
              }
             ],
@@ -1852,7 +1921,8 @@ enum OpenAPIDocument {
               "in": "path",
               "required": true,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_.@:|-]{1,128}$"
               }
              }
             ],
@@ -1921,9 +1991,10 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              }
             ],
             "tags": [
@@ -1991,16 +2062,18 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_-]{1,512}$"
               },
-              "description": "Opaque: the next_cursor of the page before."
+              "description": "Opaque: the `next_cursor` of the page before. One this service did not give out is 400 `invalid_cursor`."
              },
              {
               "name": "actor_id",
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -2008,7 +2081,8 @@ enum OpenAPIDocument {
               "in": "query",
               "required": false,
               "schema": {
-               "type": "string"
+               "type": "string",
+               "maxLength": 128
               }
              },
              {
@@ -2171,9 +2245,66 @@ enum OpenAPIDocument {
             "properties": {
              "strings": {
               "type": "object",
+              "minProperties": 1,
+              "maxProperties": 1000,
+              "propertyNames": {
+               "enum": [
+                "error.400.title",
+                "error.401.title",
+                "error.403.title",
+                "error.404.title",
+                "error.405.title",
+                "error.408.title",
+                "error.409.title",
+                "error.413.title",
+                "error.414.title",
+                "error.415.title",
+                "error.417.title",
+                "error.422.title",
+                "error.429.title",
+                "error.431.title",
+                "error.500.title",
+                "error.501.title",
+                "error.503.title",
+                "error.505.title",
+                "error.body_too_large.detail",
+                "error.forbidden.detail",
+                "error.internal_error.detail",
+                "error.invalid_json.detail",
+                "error.invalid_token.detail",
+                "error.json_too_deep.detail",
+                "error.locale_not_found.detail",
+                "error.method_not_allowed.detail",
+                "error.not_found.detail",
+                "error.not_ready.detail",
+                "error.rate_limited.detail",
+                "error.request_timeout.detail",
+                "error.unauthenticated.detail",
+                "error.unsupported_media_type.detail",
+                "message.actions.delete",
+                "message.actions.delete.confirmation-button",
+                "message.actions.delete.confirmation-message",
+                "message.actions.delete.confirmation-title",
+                "message.actions.edit",
+                "message.actions.flag",
+                "message.actions.flag.confirmation-button",
+                "message.actions.flag.confirmation-message",
+                "message.actions.flag.confirmation-title",
+                "message.actions.resend",
+                "message.bounce.title",
+                "message.deleted.text",
+                "message.moderation.alert.delete",
+                "message.moderation.alert.edit",
+                "message.moderation.alert.message",
+                "message.moderation.alert.resend",
+                "message.moderation.alert.title"
+               ]
+              },
               "additionalProperties": {
-               "type": "string"
-              }
+               "type": "string",
+               "maxLength": 2000
+              },
+              "description": "Keys of the bundled English texts. Each text keeps the English text's format placeholders (`%@`, `%d`, `%1$@`); one that does not is 400 `invalid_override`."
              }
             }
            },
@@ -2283,31 +2414,67 @@ enum OpenAPIDocument {
             "type": "object",
             "properties": {
              "name": {
-              "type": "string",
+              "type": [
+               "string",
+               "null"
+              ],
               "maxLength": 200
              },
              "kind": {
-              "$ref": "#/components/schemas/RuleKind"
+              "anyOf": [
+               {
+                "$ref": "#/components/schemas/RuleKind"
+               },
+               {
+                "type": "null"
+               }
+              ]
              },
              "pattern": {
-              "type": "string",
-              "maxLength": 512
+              "type": [
+               "string",
+               "null"
+              ],
+              "minLength": 1,
+              "maxLength": 512,
+              "description": "A word or phrase (word), or a regular expression (regex). One that cannot be compiled is 422 `invalid_pattern`."
              },
              "action": {
-              "$ref": "#/components/schemas/RuleAction"
+              "anyOf": [
+               {
+                "$ref": "#/components/schemas/RuleAction"
+               },
+               {
+                "type": "null"
+               }
+              ]
              },
              "channels": {
-              "type": "array",
+              "type": [
+               "array",
+               "null"
+              ],
               "items": {
-               "type": "string"
+               "type": "string",
+               "pattern": "^[A-Za-z0-9_:.!*-]{1,64}$"
               },
-              "maxItems": 100
+              "minItems": 1,
+              "maxItems": 100,
+              "description": "Channel ids, `*` as a wildcard (`messaging:*`); all channels unless given."
              },
              "enabled": {
-              "type": "boolean"
+              "type": [
+               "boolean",
+               "null"
+              ]
              },
              "priority": {
-              "type": "integer"
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": -1000000,
+              "maximum": 1000000
              }
             }
            },
@@ -2390,23 +2557,32 @@ enum OpenAPIDocument {
              "flag_reasons": {
               "type": "array",
               "items": {
-               "type": "string"
-              }
+               "type": "string",
+               "pattern": "^[a-z0-9_]{1,32}$"
+              },
+              "minItems": 1,
+              "maxItems": 50,
+              "uniqueItems": true
              },
              "auto_hide_flag_threshold": {
               "type": "integer",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 10000
              },
              "max_message_length": {
               "type": "integer",
-              "minimum": 1
+              "minimum": 1,
+              "maximum": 20000
              },
              "default_locale": {
-              "type": "string"
+              "type": "string",
+              "description": "A locale Bouncer has texts for (GET /v1/localization/locales); others are 400."
              },
              "send_rate_per_user": {
               "type": "number",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 100000,
+              "description": "Messages a second per user; 0 turns the limit off."
              }
             }
            },
@@ -2417,17 +2593,31 @@ enum OpenAPIDocument {
             ],
             "properties": {
              "id": {
-              "type": "string",
+              "type": [
+               "string",
+               "null"
+              ],
               "pattern": "^[A-Za-z0-9_-]{1,100}$"
              },
              "text": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 5000,
+              "pattern": "[^\\t-\\r \\u0085\\u00A0\\u00AD\\u034F\\u061C\\u115F\\u1160\\u1680\\u17B4\\u17B5\\u180B-\\u180F\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u206F\\u3000\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8]",
+              "description": "1 to `max_message_length` (GET /v1/config; 5000 unless changed) characters, not only white space or invisible characters."
              },
              "parent_id": {
-              "type": "string"
+              "type": [
+               "string",
+               "null"
+              ],
+              "pattern": "^[A-Za-z0-9_-]{1,100}$"
              },
              "custom": {
-              "type": "object"
+              "type": [
+               "object",
+               "null"
+              ]
              }
             }
            },
@@ -2600,14 +2790,33 @@ enum OpenAPIDocument {
             ],
             "properties": {
              "reason": {
-              "type": "string"
+              "type": "string",
+              "enum": [
+               "spam",
+               "harassment",
+               "hate",
+               "sexual",
+               "violence",
+               "self_harm",
+               "misinformation",
+               "inappropriate",
+               "other"
+              ],
+              "description": "One of the configured `flag_reasons` (GET /v1/config); the enum lists the defaults."
              },
              "details": {
-              "type": "string",
+              "type": [
+               "string",
+               "null"
+              ],
               "maxLength": 1000
              },
              "custom": {
-              "type": "object"
+              "type": [
+               "object",
+               "null"
+              ],
+              "description": "At most 4096 bytes as JSON."
              }
             }
            },
@@ -2721,12 +2930,19 @@ enum OpenAPIDocument {
               ]
              },
              "note": {
-              "type": "string",
+              "type": [
+               "string",
+               "null"
+              ],
               "maxLength": 1000
              },
              "ban_duration_seconds": {
-              "type": "integer",
-              "minimum": 1
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": 1,
+              "maximum": 316224000
              }
             }
            },
@@ -2748,15 +2964,25 @@ enum OpenAPIDocument {
             "type": "object",
             "properties": {
              "reason": {
-              "type": "string",
+              "type": [
+               "string",
+               "null"
+              ],
               "maxLength": 500
              },
              "duration_seconds": {
-              "type": "integer",
-              "minimum": 1
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": 1,
+              "maximum": 316224000
              },
              "shadow": {
-              "type": "boolean"
+              "type": [
+               "boolean",
+               "null"
+              ]
              }
             }
            },
@@ -2823,6 +3049,52 @@ enum OpenAPIDocument {
               "type": "string"
              }
             }
+           },
+           "RuleCreate": {
+            "allOf": [
+             {
+              "$ref": "#/components/schemas/RuleInput"
+             }
+            ],
+            "required": [
+             "kind",
+             "pattern"
+            ],
+            "properties": {
+             "kind": {
+              "$ref": "#/components/schemas/RuleKind"
+             },
+             "pattern": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 512
+             }
+            },
+            "if": {
+             "properties": {
+              "kind": {
+               "const": "allow"
+              }
+             }
+            },
+            "then": {
+             "properties": {
+              "action": {
+               "type": "null"
+              }
+             }
+            },
+            "else": {
+             "required": [
+              "action"
+             ],
+             "properties": {
+              "action": {
+               "$ref": "#/components/schemas/RuleAction"
+              }
+             }
+            },
+            "description": "A new rule: `allow` rules take no `action`, every other kind needs one."
            }
           }
          }

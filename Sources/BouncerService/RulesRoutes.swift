@@ -114,6 +114,9 @@ struct RulesRoutes: Sendable {
             }
             let input = try request.decodeJSON(CheckInput.self)
             try MessageText.validate(input.text, maxLength: maxMessageLength())
+            if let channel = input.channel_id, !ChannelPattern.isValid(channel) || channel.contains("*") {
+                throw HTTPError.badRequest("invalid_field", "`channel_id` must be 1-64 characters of A-Z a-z 0-9 _ : . ! -.")
+            }
             let verdict = rules.engine.check(input.text, channel: input.channel_id)
             return try Response.encoded(CheckResult(verdict))
         }
@@ -157,8 +160,8 @@ struct RulesRoutes: Sendable {
         } else if input.action != nil {
             throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.")
         }
-        let name = input.name ?? base?.name ?? String(pattern.prefix(100))
-        guard name.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.") }
+        let name = input.name ?? base?.name ?? String(String.UnicodeScalarView(pattern.unicodeScalars.prefix(100)))
+        guard name.unicodeScalars.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.") }
         let channels = input.channels ?? base?.channels ?? ["*"]
         guard !channels.isEmpty, channels.count <= maxChannels, channels.allSatisfy(ChannelPattern.isValid) else {
             throw HTTPError.badRequest("invalid_field", "`channels` must hold 1-\(maxChannels) channel ids or patterns like `messaging:*`.")
@@ -184,10 +187,13 @@ struct RulesRoutes: Sendable {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         var inputs: [(position: Int, input: RuleInput)] = []
         let positionName: String
+        // Checked whatever the body, so that a typo in the query is not silently ignored.
+        let queryKind = try request.query("kind").map { text throws(HTTPError) in try kind(text).rawValue }
+        let queryAction = try request.query("action").map { text throws(HTTPError) in try action(text).rawValue }
         if contentType.hasPrefix("text/plain") {
             positionName = "line"
-            let kind = request.query("kind") ?? "word"
-            let action = request.query("action")
+            let kind = queryKind ?? "word"
+            let action = queryAction
             guard let text = String(validating: request.body, as: UTF8.self) else {
                 throw HTTPError.badRequest("invalid_body", "The body is not UTF-8 text.")
             }

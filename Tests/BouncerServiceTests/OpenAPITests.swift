@@ -1,4 +1,5 @@
 import BouncerIdentity
+import BouncerLocalization
 import BouncerStore
 import Foundation
 import Testing
@@ -42,5 +43,14 @@ import TestSupport
         let refs = OpenAPIDocument.json.matches(of: /"#\/components\/schemas\/([A-Za-z]+)"/).map { String($0.1) }
         #expect(!refs.isEmpty)
         for name in Set(refs) { #expect(components[name] != nil, "missing schema \(name)") }
+    }
+
+    @Test func theOverridableKeysAreTheBundledOnes() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let update = try #require(schemas["StringsUpdate"] as? [String: Any])
+        let strings = try #require((update["properties"] as? [String: Any])?["strings"] as? [String: Any])
+        let names = try #require((strings["propertyNames"] as? [String: Any])?["enum"] as? [String])
+        #expect(names == BundledStrings.keys)
     }
 }
