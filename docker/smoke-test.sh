@@ -198,16 +198,41 @@ migration_status() {
 }
 
 # ---------------------------------------------------------------- message traffic
-# >>> MESSAGES: send messages to the running service here and check the verdicts.
-# Called once the first container is ready; $PORT is its port, `http`/`expect`
-# are the helpers above (only ever 127.0.0.1). Return non-zero or call `fail`
-# on a wrong answer. After the restart, check_messages_survived runs against the
-# second container on the same volume.
-send_messages() {
-  :   # TODO: POST messages, check the answers
+# Messages: a rule that bounces, one message it bounces and one that passes; after the restart
+# both are read back from the same volume.
+api() {   # api METHOD PATH [JSON] -> prints "STATUS BODY"
+  local status
+  status=$(curl -sS -o "$WORK/body" -w '%{http_code}' --max-time 5 -X "$1" -H "Authorization: Bearer $TOKEN" \
+    -H 'Content-Type: application/json' ${3:+--data-binary "$3"} "http://127.0.0.1:$PORT$2" 2>/dev/null) || true
+  printf '%s %s' "${status:-000}" "$(cat "$WORK/body" 2>/dev/null || true)"
+  rm -f "$WORK/body"
 }
+
+expect_api() {   # expect_api METHOD PATH JSON STATUS GREP-PATTERN...
+  local method=$1 path=$2 body=$3 status=$4 got pattern
+  shift 4
+  got=$(api "$method" "$path" "$body")
+  [ "${got%% *}" = "$status" ] || fail "$method $path: expected $status, got '$got'"
+  for pattern in "$@"; do
+    grep -q -- "$pattern" <<<"$got" || fail "$method $path: no '$pattern' in '$got'"
+  done
+  log "$method $path -> $status"
+}
+
+send_messages() {
+  TOKEN=$(docker exec "$CONTAINER" bouncer token --user smoke-admin --role admin) || fail "bouncer token failed in the container"
+  expect_api POST /v1/rules '{"kind":"word","pattern":"smokeword","action":"bounce"}' 201 '"action":"bounce"'
+  expect_api POST /v1/channels/messaging:smoke/messages '{"id":"smoke-bounced","text":"this has smokeword in it"}' 201 \
+    '"state":"bounced"' '"alert":{' '"title":"Are you sure?"'
+  expect_api POST /v1/channels/messaging:smoke/messages '{"id":"smoke-delivered","text":"a friendly hello"}' 201 \
+    '"state":"delivered"'
+}
+
 check_messages_survived() {
-  :   # TODO: read back what send_messages stored
+  TOKEN=$(docker exec "$CONTAINER" bouncer token --user smoke-admin --role admin) || fail "bouncer token failed in the container"
+  expect_api GET /v1/messages/smoke-bounced '' 200 '"state":"bounced"' '"text":"this has smokeword in it"'
+  expect_api GET /v1/messages/smoke-delivered '' 200 '"state":"delivered"' '"text":"a friendly hello"'
+  expect_api GET /v1/channels/messaging:smoke/messages '' 200 '"id":"smoke-bounced"' '"id":"smoke-delivered"'
 }
 # <<< MESSAGES
 

@@ -33,6 +33,10 @@ enum ServeCommand {
         OptionSpec(name: "send-rate-per-user", environment: "BOUNCER_SEND_RATE_PER_USER", valueName: "N",
                    help: "messages a second each user may send, bursts of twice that (default 10; 0 turns it off)"),
         OptionSpec(name: "max-body-bytes", environment: "BOUNCER_MAX_BODY_BYTES", valueName: "N", help: "largest request body (default 1048576)"),
+        OptionSpec(name: "header-timeout", environment: "BOUNCER_HEADER_TIMEOUT", valueName: "SECONDS",
+                   help: "time a client has to send a request head, and an idle body (default 10)"),
+        OptionSpec(name: "idle-timeout", environment: "BOUNCER_IDLE_TIMEOUT", valueName: "SECONDS",
+                   help: "time an idle keep-alive connection is kept open (default 60)"),
         OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
     ]
 
@@ -69,6 +73,11 @@ enum ServeCommand {
         if let cap = try parsed.int("max-connections", in: 1...1_000_000) { configuration.limits.maxConnections = cap }
         if let rate = try parsed.int("send-rate-per-user", in: 0...1_000_000) { configuration.sendRatePerUser = Double(rate) }
         if let bytes = try parsed.int("max-body-bytes", in: 1...(64 * 1024 * 1024)) { configuration.limits.maxBodyBytes = bytes }
+        if let seconds = try parsed.int("header-timeout", in: 1...3600) {
+            configuration.limits.headerTimeout = .seconds(seconds)
+            configuration.limits.bodyIdleTimeout = .seconds(seconds)
+        }
+        if let seconds = try parsed.int("idle-timeout", in: 1...86_400) { configuration.limits.keepAliveIdleTimeout = .seconds(seconds) }
         return configuration
     }
 
