@@ -6,12 +6,15 @@ BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl
 BENCH_PACKAGES := wrk nginx-light curl
 
-.PHONY: run test api-test build release bench deps clean docker-smoke help
+.PHONY: run test api-test soak fuzz test-sanitize build release bench deps clean docker-smoke help
 
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
 	@echo "make test          build and run every test (unit, black-box, and the API against its OpenAPI document)"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
+	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
+	@echo "make fuzz          libFuzzer on the HTTP parser, the .strings parser and the normalizer (FUZZ_SECONDS each, default 60)"
+	@echo "make test-sanitize the unit and black-box tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make bench         measure GET /healthz against nginx, and the rules engine against a naive matcher"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
@@ -35,7 +38,14 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip BlackBoxTests
 	$(SWIFT) test --skip-build --filter BlackBoxTests
+	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+
+# The abuse tests (Tests/abuse) at full size, on the release build: 50 SIGKILLs, 10,000 idle
+# connections, 500 slow clients against the default header timeout, and so on.
+soak: release
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	python3 Tests/abuse/run.py --profile soak --binary .build/release/bouncer
 
 api-test: build
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
@@ -48,6 +58,16 @@ bench: release
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
 	scripts/bench-moderation.sh
+
+fuzz: deps
+	scripts/fuzz.sh
+
+# Each sanitizer builds in its own scratch directory, so the plain build is left alone.
+test-sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
 
 docker-smoke:
 	bash docker/smoke-test.sh

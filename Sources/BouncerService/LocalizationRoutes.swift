@@ -61,7 +61,7 @@ struct LocalizationRoutes: Sendable {
             return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
         }
         routes.add("GET", "/v1/localization/{locale}", .user) { request, _ in
-            try Self.effective(localization, request.parameters["locale"] ?? "")
+            try Self.effective(localization, try Self.validTag(request.parameters["locale"] ?? ""))
         }
         routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameters["locale"] ?? "")

@@ -2816,7 +2816,7 @@ enum OpenAPIDocument {
                "object",
                "null"
               ],
-              "description": "At most 4096 bytes as JSON."
+              "description": "At most 5120 bytes as JSON."
              }
             }
            },

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Tests/Fuzz (Swift's -sanitize=fuzzer, with AddressSanitizer) and
+# runs each for FUZZ_SECONDS (default 60) from its seed corpus in Tests/Fuzz/corpus. Inputs found
+# that crash are written to .build/fuzz/crashes; keep each as Tests/Fuzz/regressions/<target>/<name>,
+# which every run replays first.
+#   scripts/fuzz.sh [target ...]     targets: http-parser strings-file normalizer (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-60}
+out=.build/fuzz
+mkdir -p "$out/crashes"
+
+sources() {   # the module's own sources, then the target
+  case $1 in
+    http-parser) echo Sources/HTTPServer/*.swift Tests/Fuzz/HTTPParserFuzz.swift ;;
+    strings-file) echo Sources/BouncerLocalization/*.swift Sources/BouncerLocalization/Bundled/*.swift Tests/Fuzz/StringsFileFuzz.swift ;;
+    normalizer) echo Sources/BouncerModeration/*.swift Tests/Fuzz/NormalizerFuzz.swift ;;
+    *) echo "fuzz: no target $1 (http-parser, strings-file, normalizer)" >&2; exit 2 ;;
+  esac
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(http-parser strings-file normalizer)
+status=0
+for target in "${targets[@]}"; do
+  binary=$out/$target
+  echo "== building $target"
+  # shellcheck disable=SC2046
+  # (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz${target//-/}" \
+    -I Sources/CEpoll -I Sources/CVectorscan $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
+    { grep -v "Cannot export local symbol" "$out/$target-build.log" | tail -40; echo "fuzz: $target does not build" >&2; exit 1; }
+  regressions=Tests/Fuzz/regressions/$target
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    echo "== $target: replaying $(ls "$regressions" | wc -l) kept crash inputs"
+    "$binary" -runs=1 "$regressions"/* >"$out/$target-regressions.log" 2>&1 ||
+      { tail -30 "$out/$target-regressions.log"; echo "fuzz: $target fails on a kept crash input" >&2; status=1; continue; }
+  fi
+  mkdir -p "$out/corpus/$target"
+  echo "== fuzzing $target for ${seconds}s"
+  if ! "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+       -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Tests/Fuzz/corpus/$target" >"$out/$target.log" 2>&1; then
+    tail -40 "$out/$target.log"
+    echo "fuzz: $target found a crash; the input is in $out/crashes/" >&2
+    status=1
+    continue
+  fi
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|cov: " "$out/$target.log" | tail -4
+done
+exit $status
