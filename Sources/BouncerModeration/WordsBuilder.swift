@@ -147,9 +147,13 @@ enum WordsBuilder {
                 }
                 if last - index + 1 < minJoinedLetters { last = index }
                 if written > 0 {
+                    // The space covers what lies between the two words. Two words can come from
+                    // one character (`℀` folds to `a/c`): then it covers nothing, where that
+                    // character starts, rather than a range that ends before it begins.
+                    let next = origin[start(index)]
                     words[written] = 32
-                    starts[written] = ends[written - 1]
-                    ends[written] = origin[start(index)]
+                    starts[written] = min(ends[written - 1], next)
+                    ends[written] = next
                     runs[written] = 1
                     written += 1
                 }

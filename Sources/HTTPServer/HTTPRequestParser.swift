@@ -192,6 +192,9 @@ public struct HTTPRequestParser: Sendable {
             scanIndex = buffer.count
             return nil
         }
+        // Too long is decided first, as above, so that the answer is the same however the bytes
+        // arrive: all at once, or a line longer than the limit before its LF shows up.
+        if lf - start > limit + 1 { throw tooLong }
         guard lf > start, buffer[lf - 1] == ASCII.cr else {
             throw .bad("bare_lf", "A line ends in LF without CR.")
         }

@@ -47,4 +47,18 @@ import Testing
         let span = text.span(scalars: 1, 3)
         #expect(span == MatchSpan(text: "🙂b", start: 1, end: 3, utf16Start: 1, utf16End: 4))
     }
+
+    /// Found by fuzzing: `℀` folds to `a/c`, two words from one character, and the space
+    /// between them covered a range that ended before it began.
+    @Test func wordsFromOneCharacterStillMapToForwardRanges() {
+        for text in ["ci\u{2100}wid", "\u{2100}", "x \u{2100} \u{2101}y", "ci\0\0\u{2100}\u{FFFD}wid"] {
+            let normalized = NormalizedText(text)
+            for index in normalized.words.indices {
+                #expect(normalized.wordsStart[index] <= normalized.wordsEnd[index], "\(text.debugDescription): word byte \(index)")
+            }
+        }
+        let text = NormalizedText("\u{2100}")
+        #expect(String(decoding: text.words, as: UTF8.self) == "a c")
+        #expect(text.wordsStart == [0, 0, 0] && text.wordsEnd == [1, 0, 1])
+    }
 }

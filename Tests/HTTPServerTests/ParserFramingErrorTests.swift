@@ -94,6 +94,12 @@ let framingErrorCases: [ParseErrorCase] = [
     .init("method with a non-token character", "GE(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid_method"),
     .init("target with a control character", "GET /a\u{1}b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid_target"),
     .init("target in no known form", "GET hello HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid_target"),
+    // Too long is decided before how the line ends, so the answer does not depend on how the
+    // bytes arrive (found by fuzzing: all at once it was 400 bare_lf, byte by byte 431).
+    .init("a request line past the limit that ends in a bare LF", "GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\nHost: x\r\n\r\n",
+          414, "request_line_too_long"),
+    .init("a header section past the limit that ends in a bare LF", "GET / HTTP/1.1\r\nX-A: \(String(repeating: "a", count: 17000))\n\r\n",
+          431, "header_section_too_large"),
     // Expectations.
     .init("Expect other than 100-continue", post("Expect: something-else\r\nContent-Length: 2\r\n", body: "hi"), 417, "expectation_failed"),
 ]

@@ -68,7 +68,7 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     /// Reads one response. Bodies are framed by Content-Length, or run to the close.
     public func readResponse(timeout: Duration = .seconds(5), isHead: Bool = false) throws -> RawResponse {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         var headEnd: Int?
         while headEnd == nil {
             headEnd = findHeadEnd()
@@ -115,7 +115,7 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     /// True when the server closes the connection within `timeout` (having sent nothing more).
     public func waitForClose(timeout: Duration = .seconds(5)) throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         while ContinuousClock.now < deadline {
             if try !fill(until: deadline) { return true }
         }

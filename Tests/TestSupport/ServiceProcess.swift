@@ -58,7 +58,7 @@ public final class ServiceProcess: @unchecked Sendable {
         process.standardError = output
         try process.run()
         try output.close()
-        let deadline = ContinuousClock.now + startTimeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(startTimeout)
         while ContinuousClock.now < deadline {
             if let line = lines.first(where: { $0.contains("\"msg\":\"listening\"") }),
                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -81,7 +81,7 @@ public final class ServiceProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: outputPath)
     }
 
-    public var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    public var text: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
     public func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
@@ -89,7 +89,7 @@ public final class ServiceProcess: @unchecked Sendable {
     /// Waits until the output contains `needle` (output is read as it comes, so a line written
     /// just before exit may still be on its way).
     public func waitForOutput(containing needle: String, timeout: Duration = .seconds(5)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         while ContinuousClock.now < deadline {
             if text.contains(needle) { return true }
             Thread.sleep(forTimeInterval: 0.01)
@@ -103,7 +103,7 @@ public final class ServiceProcess: @unchecked Sendable {
 
     /// Waits for the process to exit; nil if it is still running at the deadline.
     public func waitForExit(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         while process.isRunning && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }
