@@ -63,21 +63,31 @@ fuzz: deps
 	scripts/fuzz.sh
 
 # Each sanitizer builds in its own scratch directory, so the plain build is left alone. The
-# binaries the black-box tests start are sanitized too; every report, theirs included, goes to
-# $(SANITIZER_LOGS), and any report fails the target. LeakSanitizer is off: it cannot follow
-# Swift's tagged references (a String keeps flags in its pointer's spare bits) and reports live
-# runtime objects as leaks. Waits for the service are stretched (BOUNCER_TEST_TIME_SCALE).
+# binaries the black-box and abuse tests start are sanitized too; every report, theirs included,
+# goes to $(SANITIZER_LOGS), and any report fails the target. LeakSanitizer is off: it cannot
+# follow Swift's tagged references (a String keeps flags in its pointer's spare bits) and reports
+# live runtime objects as leaks. Under ThreadSanitizer the black-box tests run the sanitized
+# binary from the plain test runner: TSan's runtime itself crashes in a runner that has started
+# thousands of Foundation threads and processes. Waits for the service are stretched
+# (BOUNCER_TEST_TIME_SCALE), as everything runs several times slower.
 SANITIZER_LOGS := $(CURDIR)/.build/sanitizer-logs
 SANITIZED_TEST = BOUNCER_TEST_TIME_SCALE=4 $(SWIFT) test --skip-build
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_LOGS)/asan
+TSAN_ENV = TSAN_OPTIONS=log_path=$(SANITIZER_LOGS)/tsan
+ABUSE_UNDER_SANITIZER = python3 Tests/abuse/run.py --only crash,shutdown,connection-cap,send-flood,hostile-input
 
 test-sanitize: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
+	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_LOGS)/asan $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests
-	ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_LOGS)/asan $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
+	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	TSAN_OPTIONS=log_path=$(SANITIZER_LOGS)/tsan $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
-	TSAN_OPTIONS=log_path=$(SANITIZER_LOGS)/tsan $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter BlackBoxTests
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
+	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
+	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@if ls $(SANITIZER_LOGS)/* >/dev/null 2>&1; then head -50 $(SANITIZER_LOGS)/*; echo "test-sanitize: sanitizer reports above"; exit 1; fi
 	@echo "test-sanitize: no AddressSanitizer or ThreadSanitizer reports"
 

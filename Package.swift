@@ -27,12 +27,14 @@ let package = Package(
         ),
         // epoll's declarations, which Glibc's module does not export.
         .systemLibrary(name: "CEpoll"),
-        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
-        .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL"]),
+        // A value behind a pthread mutex, which ThreadSanitizer can follow.
+        .target(name: "Locking"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll", "Locking"]),
+        .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
-        .target(name: "BouncerLocalization"),
-        .target(name: "BouncerModeration", dependencies: ["CVectorscan"]),
-        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration"]),
+        .target(name: "BouncerLocalization", dependencies: ["Locking"]),
+        .target(name: "BouncerModeration", dependencies: ["CVectorscan", "Locking"]),
+        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration", "Locking"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
@@ -41,14 +43,14 @@ let package = Package(
         // `make bench`: fills a store with a million messages and their flags.
         .executableTarget(name: "StoreGenerator", dependencies: ["BouncerService", "BouncerStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "TestSupport"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore"]),
+        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

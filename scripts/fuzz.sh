@@ -19,16 +19,25 @@ sources() {   # the module's own sources, then the target
   esac
 }
 
+# The Locking module the others import, built once for every target.
+build_locking() {
+  mkdir -p "$out/modules"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Locking -emit-module -emit-module-path "$out/modules/Locking.swiftmodule" \
+    -emit-library -static -o "$out/modules/libLocking.a" Sources/Locking/*.swift >"$out/locking-build.log" 2>&1 ||
+    { tail -20 "$out/locking-build.log"; echo "fuzz: the Locking module does not build" >&2; exit 1; }
+}
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(http-parser strings-file normalizer)
 status=0
+build_locking
 for target in "${targets[@]}"; do
   binary=$out/$target
   echo "== building $target"
   # shellcheck disable=SC2046
   # (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz${target//-/}" \
-    -I Sources/CEpoll -I Sources/CVectorscan $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
+    -I Sources/CEpoll -I Sources/CVectorscan -I "$out/modules" -L "$out/modules" -lLocking $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
     { grep -v "Cannot export local symbol" "$out/$target-build.log" | tail -40; echo "fuzz: $target does not build" >&2; exit 1; }
   regressions=Tests/Fuzz/regressions/$target
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then

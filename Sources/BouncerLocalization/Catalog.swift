@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One immutable state of every text: the bundled translations, the overrides from files and
 /// from the API, and the default locale. Each locale's effective table (every key resolved
@@ -36,7 +36,7 @@ public final class Catalog: Sendable {
     private let lowercasedTags: [String: String]
     /// Accept-Language headers seen lately and the tag they chose: clients send the same few
     /// headers over and over, so most requests skip parsing them.
-    private let negotiated = Mutex<[String: String]>([:])
+    private let negotiated = Locked<[String: String]>([:])
     private static let negotiatedCapacity = 512
 
     public init(bundled: [String: [String: String]] = BundledStrings.all, fileOverrides: [String: [String: String]] = [:],

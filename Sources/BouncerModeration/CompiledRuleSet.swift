@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import CVectorscan
-import Synchronization
+import Locking
 
 /// A rule set compiled into vectorscan databases: every rule of a kind is matched in one pass,
 /// so the cost of checking a message does not grow with the number of rules. Immutable: rule
@@ -94,7 +94,7 @@ public final class CompiledRuleSet: Sendable {
     private static func prepare(_ rules: [RuleDefinition]) throws(Refusal) -> [Entry] {
         let chunkCount = rules.count < 2000 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let chunkSize = (rules.count + chunkCount - 1) / max(1, chunkCount)
-        let results = Mutex<[Int: Result<[Entry], Refusal>]>([:])
+        let results = Locked<[Int: Result<[Entry], Refusal>]>([:])
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var prepared: [Entry] = []
             var refusal: Refusal?
@@ -133,7 +133,7 @@ public final class CompiledRuleSet: Sendable {
         guard !literals.isEmpty else { return [] }
         let shardCount = (literals.count + literalsPerShard - 1) / literalsPerShard
         let size = (literals.count + shardCount - 1) / shardCount
-        let results = Mutex<[Int: Result<Database?, Database.CompileError>]>([:])
+        let results = Locked<[Int: Result<Database?, Database.CompileError>]>([:])
         DispatchQueue.concurrentPerform(iterations: shardCount) { shard in
             let range = (shard * size)..<min(literals.count, (shard + 1) * size)
             let result = Result { () throws(Database.CompileError) -> Database? in try Database.literals(Array(literals[range])) }

@@ -1,12 +1,12 @@
-import Synchronization
+import Locking
 
 /// The rule set in force. Replacing it is atomic: a check runs against the set it started with,
 /// whole, however the rules change meanwhile.
 public final class RuleEngine: Sendable {
-    private let current: Mutex<CompiledRuleSet>
+    private let current: Locked<CompiledRuleSet>
 
     public init(_ ruleSet: CompiledRuleSet) {
-        current = Mutex(ruleSet)
+        current = Locked(ruleSet)
     }
 
     public var ruleSet: CompiledRuleSet { current.withLock { $0 } }

@@ -1,6 +1,6 @@
 import Glibc
 import CVectorscan
-import Synchronization
+import Locking
 
 /// A compiled vectorscan database, freed with its owner.
 final class Database: Sendable {
@@ -102,7 +102,7 @@ final class MatchCollector {
 /// Scratch space for scanning, one per concurrent check, reused across checks.
 final class ScratchPool: Sendable {
     private let prototype: UncheckedPointer?
-    private let free = Mutex<[UncheckedPointer]>([])
+    private let free = Locked<[UncheckedPointer]>([])
 
     private struct UncheckedPointer: @unchecked Sendable {
         var pointer: OpaquePointer

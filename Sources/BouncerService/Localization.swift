@@ -2,7 +2,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 
 /// The texts the service answers with: the catalog in force, replaced whole when an admin
 /// changes an override, and the negotiation of each request's locale.
@@ -13,7 +13,7 @@ final class Localization: Sendable {
         var catalog: Catalog
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let fileOverrides: [String: [String: String]]
     let repository: any LocalizationOverrideRepository
 
@@ -21,7 +21,7 @@ final class Localization: Sendable {
          defaultLocale: String, repository: any LocalizationOverrideRepository) {
         self.fileOverrides = fileOverrides
         self.repository = repository
-        state = Mutex(State(sequence: 0, apiOverrides: apiOverrides,
+        state = Locked(State(sequence: 0, apiOverrides: apiOverrides,
                             catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides, defaultLocale: defaultLocale)))
     }
 

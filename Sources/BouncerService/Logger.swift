@@ -1,7 +1,7 @@
 import BouncerStore
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 
 /// JSON lines to standard output, one object a line: what container platforms collect. Lines are
 /// buffered and written together (at most every 200 ms, or when 32 KiB gather, or at once for
@@ -39,7 +39,7 @@ public final class Logger: Sendable {
     }
 
     public let level: Level
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     private let output: Int32
     private let flushQueue = DispatchQueue(label: "bouncer.log")
     // Set once in init, cancelled in deinit: never shared mutable state.

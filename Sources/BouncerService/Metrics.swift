@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Counters, gauges and histograms in the Prometheus text format (version 0.0.4). Families are
 /// declared once with their help and buckets; samples are keyed by their label values.
@@ -31,9 +31,9 @@ final class Metrics: Sendable {
         }
     }
 
-    private let families = Mutex<[String: Family]>([:])
+    private let families = Locked<[String: Family]>([:])
     /// Gauges read when scraped, from state that lives elsewhere (open connections).
-    private let readers = Mutex<[(name: String, help: String, read: @Sendable () -> Double)]>([])
+    private let readers = Locked<[(name: String, help: String, read: @Sendable () -> Double)]>([])
 
     static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 

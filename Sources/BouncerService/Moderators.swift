@@ -2,12 +2,12 @@ import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 
 /// The bans in force, kept in memory so the send path checks them without a read: loaded at
 /// start, changed only after the store has committed a change.
 final class BanList: Sendable {
-    private let bans: Mutex<[String: StoredBan]>
+    private let bans: Locked<[String: StoredBan]>
 
     init(repository: any ModerationRepository) async throws {
         var loaded: [String: StoredBan] = [:]
@@ -18,7 +18,7 @@ final class BanList: Sendable {
             guard page.count == 1000 else { break }
             after = page.last?.userID
         }
-        bans = Mutex(loaded)
+        bans = Locked(loaded)
     }
 
     /// The ban on `userID` in force now, if any (a timed ban lifts itself when its time is up).

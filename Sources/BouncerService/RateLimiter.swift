@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// Token buckets per key (a user id): `rate` tokens a second, up to `burst`. Memory stays bounded
@@ -31,7 +32,7 @@ final class RateLimiter: Sendable {
         rateBits.store(max(0, rate).bitPattern, ordering: .relaxed)
     }
     private final class Shard: Sendable {
-        let buckets = Mutex<[String: Bucket]>([:])
+        let buckets = Locked<[String: Bucket]>([:])
     }
 
     private let shards: [Shard]

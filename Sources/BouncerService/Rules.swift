@@ -1,14 +1,14 @@
 import BouncerModeration
 import BouncerStore
 import Dispatch
-import Synchronization
+import Locking
 
 /// The rules in force: compiled from the store at start, and compiled again and swapped in
 /// whole after every change, before the change is answered, so the next message sees it.
 final class Rules: Sendable {
     let engine: RuleEngine
     let repository: any RuleRepository
-    private let appliedSequence: Mutex<UInt64>
+    private let appliedSequence: Locked<UInt64>
     private let logger: Logger
 
     private let metrics: Metrics
@@ -18,7 +18,7 @@ final class Rules: Sendable {
         let set = try Self.compile(snapshot.rules, logger: logger)
         self.engine = RuleEngine(set)
         self.repository = repository
-        self.appliedSequence = Mutex(snapshot.sequence)
+        self.appliedSequence = Locked(snapshot.sequence)
         self.logger = logger
         self.metrics = metrics
         report(set)

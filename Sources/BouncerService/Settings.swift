@@ -3,7 +3,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 
 /// `GET|PATCH /v1/config`: what admins change at run time, stored, and in force at once.
 struct Settings: Codable, Sendable, Equatable {
@@ -21,7 +21,7 @@ struct Settings: Codable, Sendable, Equatable {
 /// The settings in force, and what follows from them elsewhere (the default locale, the send
 /// rate).
 final class LiveSettings: Sendable {
-    private let current: Mutex<Settings>
+    private let current: Locked<Settings>
     private let repository: any SettingsRepository
     private let localization: Localization
     private let sendLimiter: RateLimiter
@@ -31,7 +31,7 @@ final class LiveSettings: Sendable {
         if let stored = try await repository.loadSettings(), let decoded = try? JSONDecoder().decode(Settings.self, from: Data(stored.utf8)) {
             settings = decoded
         }
-        self.current = Mutex(settings)
+        self.current = Locked(settings)
         self.repository = repository
         self.localization = localization
         self.sendLimiter = sendLimiter

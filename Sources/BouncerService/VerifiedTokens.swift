@@ -1,5 +1,5 @@
 import BouncerIdentity
-import Synchronization
+import Locking
 
 /// Tokens already verified, so a client that sends the same token with every request pays for
 /// the signature and the JSON once. Keyed by the whole token (signature included), so only the
@@ -14,7 +14,7 @@ final class VerifiedTokens: Sendable {
         var notBefore: Double?
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// The one connection that writes, on its own serial queue, with group commit: writes that arrive
 /// while a commit is in progress are gathered and committed together in the next transaction.
@@ -28,7 +28,7 @@ public final class DatabaseWriter: Sendable {
 
     private let connection: UncheckedBox<Database>
     private let dispatchQueue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
-    private let pending = Mutex(Queue())
+    private let pending = Locked(Queue())
     private let maxBatchSize: Int
     private let onBatch: @Sendable (BatchReport) -> Void
 

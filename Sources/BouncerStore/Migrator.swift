@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Applies migrations in order, each in its own transaction, and records each with its checksum
 /// in `schema_migrations`. Before applying anything it checks that every applied migration is
@@ -124,7 +124,7 @@ public enum Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let secondPrefix = Mutex<(second: Int, prefix: [UInt8])>((-1, []))
+    private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))
 
     public static func format(_ date: Date) -> String {
         // Whole milliseconds first, so 0.999 s (not exactly representable) stays 999 ms.

@@ -1,12 +1,12 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// Server-made ids: 26 characters of Crockford base32 (ULID layout), 48 bits of milliseconds
 /// then 80 bits that are random at each new millisecond and count up within it, so ids sort in
 /// the order they were made, even within one millisecond, across the whole process.
 public enum TimeOrderedID {
     private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
-    private static let state = Mutex<(milliseconds: UInt64, high: UInt16, low: UInt64)>((0, 0, 0))
+    private static let state = Locked<(milliseconds: UInt64, high: UInt16, low: UInt64)>((0, 0, 0))
 
     public static func make(milliseconds: UInt64 = currentMilliseconds()) -> String {
         let (time, high, low) = state.withLock { state -> (UInt64, UInt16, UInt64) in

@@ -1,11 +1,11 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// The `Date` header value (IMF-fixdate, RFC 9110 section 5.6.7), formatted at most once a second.
 final class HTTPDate: Sendable {
     static let shared = HTTPDate()
 
-    private let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private let cache = Locked<(second: Int, text: String)>((-1, ""))
 
     var now: String {
         var seconds = time(nil)

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Locking
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources: one watches the
@@ -37,14 +38,14 @@ public final class HTTPServer: Sendable {
     }
 
     public let configuration: Configuration
-    private let context: Mutex<ServerContext?> = Mutex(nil)
+    private let context: Locked<ServerContext?> = Locked(nil)
     private let router: Router
     private let problemRenderer: any ProblemRenderer
     private let events: ServerEvents
-    private let registry = Mutex(Registry())
+    private let registry = Locked(Registry())
     private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
     /// Event loops; connections are spread over them in turn.
-    private let eventLoops = Mutex<[EventLoop]>([])
+    private let eventLoops = Locked<[EventLoop]>([])
     private let listener = Listener()
     private let boundPort = Atomic<Int>(0)
 

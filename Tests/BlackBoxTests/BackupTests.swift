@@ -1,5 +1,6 @@
 import BouncerStore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -9,7 +10,7 @@ import TestSupport
         let h = try await blocking { try MessagesTests.Harness() }
         let port = h.service.port
         let token = h.tokens["alice"]!
-        let acknowledged = Mutex<[String]>([])
+        let acknowledged = Locked<[String]>([])
         let stop = Atomic<Bool>(false)
         let writers = (0..<4).map { writer in
             Thread {

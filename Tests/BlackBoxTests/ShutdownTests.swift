@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -16,7 +17,7 @@ import TestSupport
             #expect(status == 200)
         }
 
-        let statuses = Mutex<[Int]>([])
+        let statuses = Locked<[Int]>([])
         let stop = Atomic<Bool>(false)
         let port = service.port
         let senders = (0..<8).map { _ in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import BouncerStore
@@ -10,7 +10,7 @@ import TestSupport
     @Test func concurrentWritersAreAllAcknowledgedGroupedAndDurable() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite3")
-        let batches = Mutex<[Int]>([])
+        let batches = Locked<[Int]>([])
         let store = try SQLiteStore(path: path, migrations: Self.schema) { report in
             batches.withLock { $0.append(report.size) }
         }
