@@ -23,8 +23,16 @@ curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Typ
 for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$data"; done >"$work/tokens.txt"
 
 echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FULL"
+# The server's CPU time per message too: throughput on a shared machine drifts, this much less.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+before=$(cpu_ticks)
 BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
-  wrk -t2 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" | grep -E "^send:|Non-2xx|Socket errors"
+  wrk -t2 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk.txt"
+after=$(cpu_ticks)
+grep -E "^send:|Non-2xx|Socket errors" "$work/wrk.txt"
+messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$messages" \
+  'BEGIN { if (n > 0) printf "server CPU: %.1f us a message (%d messages)\n", ticks / hz / n * 1e6, n }'
 
 echo "== baseline on the same disk"
 .build/release/StoreBenchmark "$work" "${BENCH_SECONDS:-5}"

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite("Live server: shutdown, timeouts and the connection cap")
@@ -56,7 +57,7 @@ struct LiveLifecycleTests {
             let elapsed = clock.now - started
             #expect(elapsed >= .milliseconds(250))
             // Far below the 10 s default: the configured timeout applied (with room for a loaded machine).
-            #expect(elapsed < .seconds(5))
+            #expect(elapsed < TestTiming.scaled(.seconds(5)))
         }
     }
 
@@ -87,7 +88,7 @@ struct LiveLifecycleTests {
                 }
             }
             #expect(status == 408)
-            #expect(clock.now - started < .seconds(5))
+            #expect(clock.now - started < TestTiming.scaled(.seconds(5)))
         }
     }
 
@@ -107,7 +108,7 @@ struct LiveLifecycleTests {
             // 300 ms less the timer's 50 ms leeway, at the earliest; far below the 60 s default at
             // the latest (with room for a loaded machine).
             #expect(clock.now - sent >= .milliseconds(240))
-            #expect(clock.now - answered < .seconds(5))
+            #expect(clock.now - answered < TestTiming.scaled(.seconds(5)))
         }
     }
 

@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 
-from harness import Service, check, percentile, send_message, temporary_directory
+from harness import Service, check, percentile, raise_open_file_limit, send_message, temporary_directory
 
 
 def _latencies_of_a_normal_client(service, token, stop, latencies, errors):
@@ -91,6 +91,10 @@ def slow_clients(binary, connections, header_timeout):
 def idle_connections(binary, connections, hold_seconds=3):
     """`connections` keep-alive connections, each after one request, held idle: none fails, and
     memory stays bounded."""
+    # Both ends need a descriptor per connection: stay within what this machine allows.
+    requested = connections
+    connections = min(connections, raise_open_file_limit() - 200)
+    check(connections >= 500, f"only {connections} descriptors are available; raise the limit (ulimit -n)")
     with temporary_directory() as work:
         service = Service(binary, work, "--max-connections", str(connections + 100), "--idle-timeout", "3600").start()
         before = service.rss_kib()
@@ -119,7 +123,8 @@ def idle_connections(binary, connections, hold_seconds=3):
         for client in sockets:
             client.close()
         service.stop()
-        return (f"{connections} idle keep-alive connections held {hold_seconds}s, {len(sample)} of them reused without a failure; "
+        capped = "" if connections == requested else f" (of {requested} asked: the descriptor limit)"
+        return (f"{connections} idle keep-alive connections{capped} held {hold_seconds}s, {len(sample)} of them reused without a failure; "
                 f"RSS {before / 1024:.1f} MiB before, {held / 1024:.1f} MiB holding them, {after_hold / 1024:.1f} MiB after "
                 f"{hold_seconds}s ({per_connection:.1f} KiB a connection)")
 

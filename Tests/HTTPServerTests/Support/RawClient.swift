@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// Why a raw-socket operation failed.
 enum RawClientError: Error, Equatable, CustomStringConvertible {
@@ -107,7 +108,7 @@ final class RawClient {
 
     func send(_ bytes: [UInt8], timeout: Duration = .seconds(5)) async throws {
         var offset = 0
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         var pause = Duration.microseconds(200)
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -140,7 +141,7 @@ final class RawClient {
     /// 304, or when `expectBody` is false, as for a HEAD request). Bytes after it stay buffered
     /// for the next call, so pipelined responses can be read one by one.
     func readResponse(timeout: Duration = .seconds(5), expectBody: Bool = true) async throws -> RawResponse {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         var headEnd: Int?
         while true {
             headEnd = Self.find([13, 10, 13, 10], in: buffer)
@@ -172,7 +173,7 @@ final class RawClient {
     /// Waits for the peer to close the connection and returns every byte received before that.
     /// Throws `timedOut` if the connection is still open when `timeout` ends.
     func readUntilClosed(timeout: Duration = .seconds(3)) async throws -> [UInt8] {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         while try await receiveMore(until: deadline, what: "connection close") {}
         let rest = buffer
         buffer.removeAll()
@@ -240,7 +241,7 @@ final class RawClient {
     }
 
     private func waitUntil(timeout: Duration, what: String, _ ready: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
         while !ready() {
             guard ContinuousClock.now < deadline else { throw RawClientError.timedOut(what) }
             try await Task.sleep(for: .microseconds(500))
