@@ -36,8 +36,10 @@ export BOUNCER_TOKEN
 
 echo "== schemathesis $version against http://127.0.0.1:$port/openapi.json"
 status=0
-"$venv/bin/schemathesis" --config-file scripts/api/schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
-  --max-examples "${API_MAX_EXAMPLES:-30}" --seed "${API_SEED:-20261129}" --no-color || status=$?
+root=$PWD
+# Run from the scratch directory: schemathesis keeps its cache (.schemathesis) where it runs.
+(cd "$work" && "$root/$venv/bin/schemathesis" --config-file "$root/scripts/api/schemathesis.toml" run "http://127.0.0.1:$port/openapi.json" \
+  --max-examples "${API_MAX_EXAMPLES:-30}" --seed "${API_SEED:-20261129}" --no-color) || status=$?
 if ! kill -0 "$server" 2>/dev/null; then
   echo "api-conformance: the service died during the run; its log:" >&2
   tail -20 "$work/log.jsonl" >&2
