@@ -5,7 +5,7 @@
 # same disk. The per-user send limit is off: this measures the path, not the limiter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/bouncer
+binary=${BOUNCER_BINARY:-.build/release/bouncer}
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-send-bench.XXXXXX")
 port=${BENCH_PORT:-18082}
 data="$work/data"
