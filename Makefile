@@ -6,15 +6,16 @@ BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl
 BENCH_PACKAGES := wrk nginx-light curl
 
-.PHONY: run test api-test soak fuzz test-sanitize build release bench deps clean docker-smoke help
+.PHONY: run test api-test soak fuzz test-sanitize sanitize-short build release bench deps clean docker-smoke help
 
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
-	@echo "make test          build and run every test (unit, black-box, and the API against its OpenAPI document)"
+	@echo "make test          every test: unit, black-box, abuse (short), the API against its OpenAPI document,"
+	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
 	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
 	@echo "make fuzz          libFuzzer on the HTTP parser, the .strings parser and the normalizer (FUZZ_SECONDS each, default 60)"
-	@echo "make test-sanitize the unit and black-box tests under AddressSanitizer, then ThreadSanitizer"
+	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make bench         measure GET /healthz against nginx, and the rules engine against a naive matcher"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
@@ -40,6 +41,8 @@ test: deps
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
+	$(MAKE) --no-print-directory sanitize-short
 
 # The abuse tests (Tests/abuse) at full size, on the release build: 50 SIGKILLs, 10,000 idle
 # connections, 500 slow clients against the default header timeout, and so on.
@@ -74,6 +77,8 @@ SANITIZER_LOGS := $(CURDIR)/.build/sanitizer-logs
 SANITIZED_TEST = BOUNCER_TEST_TIME_SCALE=4 $(SWIFT) test --skip-build
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_LOGS)/asan
 TSAN_ENV = TSAN_OPTIONS=log_path=$(SANITIZER_LOGS)/tsan
+CHECK_SANITIZER_LOGS = if ls $(SANITIZER_LOGS)/* >/dev/null 2>&1; then head -50 $(SANITIZER_LOGS)/*; \
+	echo "sanitizer reports above"; exit 1; else echo "no AddressSanitizer or ThreadSanitizer reports"; fi
 ABUSE_UNDER_SANITIZER = python3 Tests/abuse/run.py --only crash,shutdown,connection-cap,send-flood,hostile-input
 
 test-sanitize: deps
@@ -88,8 +93,16 @@ test-sanitize: deps
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
 	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
-	@if ls $(SANITIZER_LOGS)/* >/dev/null 2>&1; then head -50 $(SANITIZER_LOGS)/*; echo "test-sanitize: sanitizer reports above"; exit 1; fi
-	@echo "test-sanitize: no AddressSanitizer or ThreadSanitizer reports"
+	@$(CHECK_SANITIZER_LOGS)
+
+# What `make test` runs of the above: the in-process tests under each sanitizer.
+sanitize-short: deps
+	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
+	@$(CHECK_SANITIZER_LOGS)
 
 docker-smoke:
 	bash docker/smoke-test.sh

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Tests/Fuzz (Swift's -sanitize=fuzzer, with AddressSanitizer) and
-# runs each for FUZZ_SECONDS (default 60) from its seed corpus in Tests/Fuzz/corpus. Inputs found
+# runs each for FUZZ_SECONDS (default 60) from its seed corpus in Tests/Fuzz/corpus, or for
+# FUZZ_RUNS inputs from FUZZ_SEED (what `make test` does: short, and the same every time). Inputs found
 # that crash are written to .build/fuzz/crashes; keep each as Tests/Fuzz/regressions/<target>/<name>,
 # which every run replays first.
 #   scripts/fuzz.sh [target ...]     targets: http-parser strings-file normalizer (default: all)
 set -euo pipefail
+# Swift's own crash backtracer and AddressSanitizer's report get in each other's way.
+export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 out=.build/fuzz
@@ -46,8 +49,14 @@ for target in "${targets[@]}"; do
       { tail -30 "$out/$target-regressions.log"; echo "fuzz: $target fails on a kept crash input" >&2; status=1; continue; }
   fi
   mkdir -p "$out/corpus/$target"
-  echo "== fuzzing $target for ${seconds}s"
-  if ! "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    budget=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+    echo "== fuzzing $target for $FUZZ_RUNS inputs (seed ${FUZZ_SEED:-1})"
+  else
+    budget=(-max_total_time="$seconds")
+    echo "== fuzzing $target for ${seconds}s"
+  fi
+  if ! "$binary" "${budget[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Tests/Fuzz/corpus/$target" >"$out/$target.log" 2>&1; then
     tail -40 "$out/$target.log"
     echo "fuzz: $target found a crash; the input is in $out/crashes/" >&2
