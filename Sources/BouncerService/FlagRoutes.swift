@@ -128,10 +128,10 @@ struct FlagRoutes: Sendable {
             }
             query.state = state
         }
-        query.reason = try Self.shortText(request, "reason")
-        query.channelID = try Self.shortText(request, "channel_id")
-        query.reporterID = try Self.shortText(request, "reporter_id")
-        query.authorID = try Self.shortText(request, "author_id")
+        query.reason = try QueryValues.shortText(request, "reason")
+        query.channelID = try QueryValues.shortText(request, "channel_id")
+        query.reporterID = try QueryValues.shortText(request, "reporter_id")
+        query.authorID = try QueryValues.shortText(request, "author_id")
         if let since = request.query("since") { query.since = try ModeratorRoutes.timestamp(since, "since") }
         if let until = request.query("until") { query.until = try ModeratorRoutes.timestamp(until, "until") }
         var found = try await repository.flags(query)
@@ -158,7 +158,7 @@ struct FlagRoutes: Sendable {
             guard let offset = Int(key), offset >= 0 else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
             return offset
         } ?? 0
-        var items = try await repository.reviewQueue(channelID: try Self.shortText(request, "channel_id"), order: order,
+        var items = try await repository.reviewQueue(channelID: try QueryValues.shortText(request, "channel_id"), order: order,
                                                      offset: offset, limit: limit + 1)
         var next: String?
         if items.count > limit {
@@ -221,12 +221,5 @@ struct FlagRoutes: Sendable {
         json.append(contentsOf: MessageJSON.json(message, for: identity, choice: localization.choice(for: request.head)))
         json.append(UInt8(ascii: "}"))
         return .json(.ok, json)
-    }
-
-    /// An optional filter value, bounded.
-    static func shortText(_ request: Request, _ name: String) throws(HTTPError) -> String? {
-        guard let value = request.query(name), !value.isEmpty else { return nil }
-        guard value.unicodeScalars.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
-        return value
     }
 }

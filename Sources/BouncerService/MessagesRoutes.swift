@@ -325,11 +325,7 @@ struct MessagesRoutes: Sendable {
     }
 
     private func delete(_ request: Request, _ identity: Identity) async throws -> Response {
-        let hardText = request.query("hard")
-        guard hardText == nil || Bool(hardText!) != nil else {
-            throw HTTPError.badRequest("invalid_field", "`hard` must be true or false.")
-        }
-        let hard = hardText == "true"
+        let hard = try QueryValues.bool(request, "hard") ?? false
         if hard && identity.role < .admin {
             throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the admin role.", detailArguments: ["admin"])
         }

@@ -153,7 +153,7 @@ struct ModeratorRoutes: Sendable {
         }
         routes.add("GET", "/v1/audit", .moderator) { request, _ in
             let limit = try Pagination.limit(request)
-            var query = AuditQuery(actorID: try FlagRoutes.shortText(request, "actor_id"), action: try FlagRoutes.shortText(request, "action"),
+            var query = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
                                    after: try Pagination.after(request), limit: limit + 1)
             if let since = request.query("since") { query.since = try Self.timestamp(since, "since") }
             var found = try await repository.auditEntries(query)

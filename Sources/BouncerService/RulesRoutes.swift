@@ -55,10 +55,7 @@ struct RulesRoutes: Sendable {
             query.after = try Pagination.after(request)
             if let kind = request.query("kind") { query.kind = try Self.kind(kind).rawValue }
             if let action = request.query("action") { query.action = try Self.action(action).rawValue }
-            if let enabled = request.query("enabled") {
-                guard let value = Bool(enabled) else { throw HTTPError.badRequest("invalid_field", "`enabled` must be true or false.") }
-                query.enabled = value
-            }
+            query.enabled = try QueryValues.bool(request, "enabled")
             if let text = request.query("q"), !text.isEmpty {
                 guard text.count <= 200 else { throw HTTPError.badRequest("invalid_field", "`q` is longer than 200 characters.") }
                 query.text = text

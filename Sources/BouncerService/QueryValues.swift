@@ -1,0 +1,19 @@
+import HTTPServer
+
+/// Query values that many routes read, read one way: bounded, and refused with a 400 that names
+/// the parameter rather than silently ignored.
+enum QueryValues {
+    /// An optional filter value (an id, a reason): nil when absent or empty, 400 past 128 characters.
+    static func shortText(_ request: Request, _ name: String) throws(HTTPError) -> String? {
+        guard let value = request.query(name), !value.isEmpty else { return nil }
+        guard value.unicodeScalars.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
+        return value
+    }
+
+    /// An optional `true` or `false`: nil when absent, 400 for anything else.
+    static func bool(_ request: Request, _ name: String) throws(HTTPError) -> Bool? {
+        guard let text = request.query(name) else { return nil }
+        guard let value = Bool(text) else { throw .badRequest("invalid_field", "`\(name)` must be true or false.") }
+        return value
+    }
+}
