@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
-        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration"]),
+        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "TestSupport"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 @testable import BouncerModeration
 
 @Suite struct AtomicSwapTests {
@@ -27,9 +28,10 @@ import Testing
                 }
             }
         }
-        // Swap back and forth until the checkers have run plenty of checks across the swaps.
+        // Swap back and forth until the checkers have run plenty of checks across the swaps. The
+        // deadline only bounds a hang: under a sanitizer a check is many times slower.
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + TestTiming.scaled(.seconds(10))
         var round = 0
         while checks.load(ordering: .relaxed) < 3000 && clock.now < deadline {
             engine.replace(with: round % 2 == 0 ? flagSet : bounceSet)

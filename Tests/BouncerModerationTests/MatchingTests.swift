@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BouncerModeration
 
 @Suite struct MatchingTests {
@@ -148,6 +149,7 @@ import Testing
         let text = String(repeating: "a", count: 50_000) + "!"
         let clock = ContinuousClock()
         let elapsed = clock.measure { _ = set.check(text) }
-        #expect(elapsed < .seconds(2), "\(elapsed)")
+        // Backtracking would never finish; linear matching takes about a second in a debug build.
+        #expect(elapsed < TestTiming.scaled(.seconds(10)), "\(elapsed)")
     }
 }
