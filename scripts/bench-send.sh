@@ -31,6 +31,11 @@ BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
 after=$(cpu_ticks)
 grep -E "^send:|Non-2xx|Socket errors" "$work/wrk.txt"
 messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+# How many messages each durable commit carried, over the whole run.
+curl -fsS "http://127.0.0.1:$port/metrics" | awk '
+  /^bouncer_store_commit_batch_size_sum/ { sum = $2 } /^bouncer_store_commit_batch_size_count/ { count = $2 }
+  /^bouncer_store_commit_duration_seconds_sum/ { seconds = $2 }
+  END { if (count > 0) printf "store commits: %d, mean %.1f writes and %.2f ms each\n", count, sum / count, seconds / count * 1000 }'
 awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$messages" \
   'BEGIN { if (n > 0) printf "server CPU: %.1f us a message (%d messages)\n", ticks / hz / n * 1e6, n }'
 

@@ -71,7 +71,7 @@ enum ChannelGlob {
     /// `*` matches any run of characters; everything else matches itself.
     static func matches(_ pattern: String, _ channel: String) -> Bool {
         if pattern == "*" { return true }
-        guard pattern.contains("*") else { return pattern == channel }
+        guard pattern.utf8.contains(UInt8(ascii: "*")) else { return pattern == channel }
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
         var rest = Substring(channel)
         guard rest.hasPrefix(parts[0]) else { return false }

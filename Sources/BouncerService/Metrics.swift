@@ -8,14 +8,31 @@ final class Metrics: Sendable {
         case counter, gauge, histogram
     }
 
-    private struct Family {
-        var kind: Kind
-        var help: String
-        var labelNames: [String]
-        var buckets: [Double]
+    /// A class, changed where it is stored: updating a struct inside the dictionary of families
+    /// goes through nested accessors that allocate on every request. Only touched under the lock.
+    private final class Family: @unchecked Sendable {
+        let kind: Kind
+        let help: String
+        let labelNames: [String]
+        let buckets: [Double]
         /// Label values -> value (counters, gauges) or bucket counts + sum + count (histograms).
         var values: [[String]: Double] = [:]
         var histograms: [[String]: HistogramSample] = [:]
+
+        init(kind: Kind, help: String, labelNames: [String], buckets: [Double]) {
+            self.kind = kind
+            self.help = help
+            self.labelNames = labelNames
+            self.buckets = buckets
+        }
+
+        /// A copy, for rendering outside the lock.
+        func snapshot() -> Family {
+            let copy = Family(kind: kind, help: help, labelNames: labelNames, buckets: buckets)
+            copy.values = values
+            copy.histograms = histograms
+            return copy
+        }
     }
 
     /// Cumulative bucket counts (one per upper bound), and the sum and count of what was observed.
@@ -46,19 +63,26 @@ final class Metrics: Sendable {
     }
 
     func add(_ name: String, _ labels: [String] = [], _ amount: Double = 1) {
-        families.withLock { $0[name]?.values[labels, default: 0] += amount }
+        families.withLock { families in
+            guard let family = families[name] else { return }
+            family.values[labels, default: 0] += amount
+        }
     }
 
     func set(_ name: String, _ labels: [String] = [], _ value: Double) {
-        families.withLock { $0[name]?.values[labels] = value }
+        families.withLock { families in
+            guard let family = families[name] else { return }
+            family.values[labels] = value
+        }
     }
 
     func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
         families.withLock { families in
-            guard let buckets = families[name]?.buckets else { return }
+            guard let family = families[name] else { return }
             // Changed where it is stored: a copy taken out and put back would copy its buckets
             // on every request.
-            families[name]!.histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: buckets.count))].observe(value, buckets)
+            family.histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: family.buckets.count))]
+                .observe(value, family.buckets)
         }
     }
 
@@ -73,7 +97,7 @@ final class Metrics: Sendable {
         for (name, help, value) in read + extra {
             text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(Self.number(value))\n"
         }
-        let snapshot = families.withLock { $0 }
+        let snapshot = families.withLock { $0.mapValues { $0.snapshot() } }
         for name in snapshot.keys.sorted() {
             let family = snapshot[name]!
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"

@@ -111,7 +111,7 @@ struct RulesRoutes: Sendable {
             }
             let input = try request.decodeJSON(CheckInput.self)
             try MessageText.validate(input.text, maxLength: maxMessageLength())
-            if let channel = input.channel_id, !ChannelPattern.isValid(channel) || channel.contains("*") {
+            if let channel = input.channel_id, !ChannelPattern.isValid(channel) || channel.utf8.contains(UInt8(ascii: "*")) {
                 throw HTTPError.badRequest("invalid_field", "`channel_id` must be 1-64 characters of A-Z a-z 0-9 _ : . ! -.")
             }
             let verdict = rules.engine.check(input.text, channel: input.channel_id)

@@ -116,12 +116,15 @@ public enum Timestamp {
             }
             return cached.prefix
         }
-        var bytes = prefix
-        bytes.append(UInt8(48 + milliseconds / 100))
-        bytes.append(UInt8(48 + milliseconds / 10 % 10))
-        bytes.append(UInt8(48 + milliseconds % 10))
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
+        // Written straight into the string's storage: one allocation.
+        return String(unsafeUninitializedCapacity: prefix.count + 4) { bytes in
+            _ = bytes.initialize(from: prefix)
+            bytes[prefix.count] = UInt8(48 + milliseconds / 100)
+            bytes[prefix.count + 1] = UInt8(48 + milliseconds / 10 % 10)
+            bytes[prefix.count + 2] = UInt8(48 + milliseconds % 10)
+            bytes[prefix.count + 3] = UInt8(ascii: "Z")
+            return prefix.count + 4
+        }
     }
 
     private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))

@@ -6,10 +6,15 @@ extension SQLiteStore: MessageRepository {
 
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        @Sendable func retried(_ existing: StoredMessage) -> SendOutcome {
+            existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
+                ? .replayed(existing) : .conflict
+        }
         writer.write({ database in
-            if let existing = try Self.readMessage(database, id: message.id) {
-                return existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
-                    ? .replayed(existing) : .conflict
+            // A retry is answered with what it first made, whatever has happened to the parent since.
+            // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
+            if message.parentID != nil, let existing = try Self.readMessage(database, id: message.id) {
+                return retried(existing)
             }
             if let parentID = message.parentID {
                 guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
@@ -24,7 +29,12 @@ extension SQLiteStore: MessageRepository {
                 INSERT INTO messages (id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation,
                     bounce_action, flagged, edited, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
                 """, Self.values(message))
+            if database.changes == 0 {
+                // The id is taken: by this same message sent before (a retry), or by another one.
+                return try Self.readMessage(database, id: message.id).map(retried) ?? .conflict
+            }
             stored.sequence = database.lastInsertRowID
             try Self.insert(flags, database)
             return SendOutcome.created(stored)

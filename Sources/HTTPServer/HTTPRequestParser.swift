@@ -32,11 +32,14 @@ public struct HTTPRequestParser: Sendable {
     private var state: State = .requestLine
     private var emptyLinesBeforeRequest = 0
 
+    /// Header fields a request usually has, reserved up front (more simply grow the array).
+    static let usualFieldCount = 8
+
     // The request being parsed.
     private var method = ""
     private var target = ""
     private var version = HTTPVersion.http1_1
-    private var headers = HTTPHeaders()
+    private var headers = HTTPHeaders(capacity: HTTPRequestParser.usualFieldCount)
     private var headerBytes = 0
     private var bodyBytes = 0
 
@@ -209,11 +212,14 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private mutating func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) {
-        let parts = line.split(separator: ASCII.space, omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
+        // Exactly two spaces, found in place: this runs for every request.
+        guard let firstSpace = line.firstIndex(of: ASCII.space),
+              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: ASCII.space),
+              !line[(secondSpace + 1)...].contains(ASCII.space) else {
             throw .bad("invalid_request_line", "The request line is not `method SP target SP version`.")
         }
-        let methodBytes = parts[0], targetBytes = parts[1], versionBytes = parts[2]
+        let methodBytes = line[..<firstSpace], targetBytes = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy({ ASCII.isTokenChar[Int($0)] }) else {
             throw .bad("invalid_method", "The method is not a token.")
         }
@@ -230,15 +236,14 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private static func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
-        let text = Array(bytes)
-        let prefix = Array("HTTP/".utf8)
-        guard text.count >= 6, Array(text[0..<5]) == prefix, let major = digit(text[5]) else {
+        let text = bytes.startIndex
+        guard bytes.count >= 6, bytes.prefix(5).elementsEqual("HTTP/".utf8), let major = digit(bytes[text + 5]) else {
             throw .bad("invalid_version", "The HTTP version is malformed.")
         }
         var minor = 0
-        if text.count == 8, text[6] == UInt8(ascii: "."), let value = digit(text[7]) {
+        if bytes.count == 8, bytes[text + 6] == UInt8(ascii: "."), let value = digit(bytes[text + 7]) {
             minor = value
-        } else if !(text.count == 6 && major >= 2) {
+        } else if !(bytes.count == 6 && major >= 2) {
             // `HTTP/2` and `HTTP/3` without a minor are how later versions name themselves.
             throw .bad("invalid_version", "The HTTP version is malformed.")
         }
@@ -275,7 +280,10 @@ public struct HTTPRequestParser: Sendable {
         for byte in value where (byte < 0x20 && byte != ASCII.tab) || byte == 0x7F {
             throw .bad("invalid_header_value", "A header field value has a control character.")
         }
-        let lowerName = String(decoding: name.lazy.map(ASCII.lower), as: UTF8.self)
+        let lowerName = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (offset, byte) in name.enumerated() { buffer[offset] = ASCII.lower(byte) }
+            return name.count
+        }
         return (lowerName, String(decoding: value, as: UTF8.self))
     }
 
@@ -353,7 +361,7 @@ public struct HTTPRequestParser: Sendable {
 
     private mutating func finishMessage() -> HTTPParserEvent {
         state = .requestLine
-        headers = HTTPHeaders()
+        headers = HTTPHeaders(capacity: Self.usualFieldCount)
         headerBytes = 0
         bodyBytes = 0
         emptyLinesBeforeRequest = 0

@@ -90,6 +90,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     public init() {}
 
+    /// Room for `capacity` fields, so that a request's usual few cost one allocation.
+    public init(capacity: Int) { fields.reserveCapacity(capacity) }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
@@ -109,7 +112,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// Every value of the named field, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+        // Most lookups find nothing or one field: no array is built until one matches.
+        var found: [String] = []
+        for field in fields where Self.sameName(field.name, name) { found.append(field.value) }
+        return found
     }
 
     public func contains(_ name: String) -> Bool {

@@ -174,6 +174,13 @@ import TestSupport
             #expect(retry.json?["created_at"] as? String == first.json?["created_at"] as? String)
             #expect(try h.send("hello, changed", id: "client-1").status == 409)
             #expect(try h.send("hello", as: "bob", id: "client-1").status == 409)
+            // A reply is retried the same way, and its id is as much taken as any other.
+            let reply = #"{"id":"client-2","text":"a reply","parent_id":"client-1"}"#
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice", body: reply).status == 201)
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice", body: reply).status == 200)
+            #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                               body: #"{"id":"client-2","text":"another reply","parent_id":"client-1"}"#).status == 409)
+            #expect(try h.send("not a reply", id: "client-2").status == 409)
             #expect(try h.send("hello", id: "not valid!").status == 400)
             #expect(try h.send("   ").status == 400)
             #expect(try h.send(String(repeating: "x", count: 5001)).status == 400)
@@ -193,7 +200,7 @@ import TestSupport
             #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
                                body: #"{"text":"a","text":"b"}"#).status == 400)
             let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: "bob")
-            #expect((page.json?["messages"] as? [Any])?.count == 2)
+            #expect((page.json?["messages"] as? [Any])?.count == 3)
         }
     }
 
