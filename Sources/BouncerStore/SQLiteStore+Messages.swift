@@ -1,6 +1,6 @@
 extension SQLiteStore: MessageRepository {
     static let messageColumns = """
-        rowid, id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged,
+        sequence, id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged,
         edited, created_at, updated_at, hidden
         """
 
@@ -49,14 +49,14 @@ extension SQLiteStore: MessageRepository {
         var sql = "SELECT \(Self.messageColumns) FROM messages WHERE channel_id = ?"
         var arguments: [DatabaseValue] = [.text(channelID)]
         if let sequence {
-            sql += " AND rowid < ?"
+            sql += " AND sequence < ?"
             arguments.append(.integer(sequence))
         }
         if !viewer.seesEverything {
             sql += " AND ((state IN ('delivered', 'deleted') AND hidden = 0) OR user_id = ?)"
             arguments.append(.text(viewer.userID))
         }
-        sql += " ORDER BY rowid DESC LIMIT ?"
+        sql += " ORDER BY sequence DESC LIMIT ?"
         arguments.append(.integer(Int64(limit)))
         let bound = arguments
         let query = sql
@@ -141,7 +141,7 @@ extension SQLiteStore: MessageRepository {
             parentID: row.get("parent_id"), custom: row.get("custom"), moderation: row.get("moderation"),
             bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
             createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
-        message.sequence = row.get("rowid") ?? 0
+        message.sequence = row.get("sequence") ?? 0
         message.hidden = row.get("hidden") ?? false
         return message
     }

@@ -113,4 +113,50 @@ import TestSupport
         try database.execute("PRAGMA foreign_keys = ON")
         #expect(try Migrator(migrations: migrations).migrate(database).count == migrations.count)
     }
+    /// 0007 rebuilds the messages table: every row must come through with its sequence (what
+    /// orders a channel and its cursors), and the constraints must refuse what they refused.
+    @Test func rebuildingMessagesKeepsRowsSequencesAndRules() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations"))
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try Migrator(migrations: migrations.filter { $0.version < 7 }).migrate(database)
+        let insert = """
+            INSERT INTO messages (id, channel_id, user_id, text, state, bounce_action, flagged, created_at, updated_at, hidden)
+            VALUES (?, 'messaging:a', 'u', ?, ?, ?, ?, 't', 't', ?)
+            """
+        for (index, state) in ["delivered", "bounced", "removed", "shadowed", "deleted"].enumerated() {
+            try database.execute(insert, [.text("m\(index)"), .text("text \(index)"), .text(state),
+                                          state == "bounced" ? .text("bounce_flag") : .null, .integer(Int64(index % 2)), .integer(0)])
+        }
+        try database.execute("DELETE FROM messages WHERE id = 'm1'")  // a gap in the sequence
+        try database.execute("INSERT INTO message_revisions (message_id, revision, text, state, created_at) VALUES ('m0', 1, 'old', 'delivered', 't')")
+        let before = try database.fetchAll("SELECT rowid, id, text, state, bounce_action, flagged FROM messages ORDER BY rowid")
+            .map { "\($0.get("rowid", as: Int.self) ?? -1) \($0.get("id", as: String.self) ?? "") \($0.get("text", as: String.self) ?? "") "
+                + "\($0.get("state", as: String.self) ?? "") \($0.get("bounce_action", as: String.self) ?? "-") \($0.get("flagged", as: Int.self) ?? -1)" }
+
+        #expect(try Migrator(migrations: migrations).migrate(database).map(\.version) == [7])
+        let after = try database.fetchAll("SELECT sequence AS rowid, id, text, state, bounce_action, flagged FROM messages ORDER BY rowid")
+            .map { "\($0.get("rowid", as: Int.self) ?? -1) \($0.get("id", as: String.self) ?? "") \($0.get("text", as: String.self) ?? "") "
+                + "\($0.get("state", as: String.self) ?? "") \($0.get("bounce_action", as: String.self) ?? "-") \($0.get("flagged", as: Int.self) ?? -1)" }
+        #expect(after == before)
+        #expect(before.count == 4)
+        #expect(try database.fetchValue("SELECT count(*) FROM message_revisions", as: Int.self) == 1)
+        #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'messages_by_channel'", as: Int.self) == 1)
+        #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
+
+        // The same rules as before: a new row continues the sequence; bad values are refused.
+        try database.execute(insert, [.text("m9"), .text("new"), .text("delivered"), .null, .integer(0), .integer(0)])
+        #expect(database.lastInsertRowID == 6)  // after m4's 5
+        for (state, bounceAction, flagged, hidden) in [("sent", "", 0, 0), ("bounced", "bounce_twice", 0, 0), ("delivered", "", 2, 0),
+                                                       ("delivered", "", 0, 7)] {
+            #expect(throws: DatabaseError.self) {
+                try database.execute(insert, [.text("bad"), .text("x"), .text(state), bounceAction.isEmpty ? .null : .text(bounceAction),
+                                              .integer(Int64(flagged)), .integer(Int64(hidden))])
+            }
+        }
+        #expect(throws: DatabaseError.self) {
+            try database.execute(insert, [.text("m9"), .text("again"), .text("delivered"), .null, .integer(0), .integer(0)])
+        }
+    }
 }
