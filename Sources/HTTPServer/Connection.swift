@@ -83,7 +83,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             return
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in self?.timerFired() }
+        // Strong, not weak: a weak reference would give every connection a side table, and
+        // each of the many retains and releases a request makes would take the slow path. The
+        // cycle ends in close(), which cancels the timer and so releases this handler.
+        timer.setEventHandler { self.timerFired() }
         timer.schedule(deadline: .distantFuture)
         self.timer = timer
         // A new connection has as long to send its first request head as any other.
@@ -125,7 +128,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.
-                    queue.async { [weak self] in self?.readable(hangUp: false) }
+                    queue.async { self.readable(hangUp: false) }
                 }
             case .wouldBlock:
                 break reading
@@ -209,7 +212,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         } else if readPaused && !peerClosedInput {
             // Edge-triggered: what arrived while paused raised its edge already, so read it now.
             readPaused = false
-            queue.async { [weak self] in self?.readable(hangUp: false) }
+            queue.async { self.readable(hangUp: false) }
         }
     }
 
