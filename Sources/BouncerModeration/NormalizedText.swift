@@ -26,14 +26,26 @@ public struct NormalizedText: Sendable {
     public init(_ text: String) {
         original = text
         var text = text
-        // Most chat messages are ASCII: fold those byte by byte, without decoding characters.
+        // Most chat messages are ASCII: fold those byte by byte, without decoding characters,
+        // in one pass that lowers the case and notes whether any byte was not ASCII.
         let ascii: [UInt8]? = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-            return utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+            var high: UInt8 = 0
+            let lowered = [UInt8](unsafeUninitializedCapacity: utf8.count) { buffer, count in
+                for index in 0..<utf8.count {
+                    let byte = utf8[index]
+                    high |= byte
+                    buffer[index] = byte &- 65 < 26 ? byte | 0x20 : byte
+                }
+                count = utf8.count
+            }
+            return high < 0x80 ? lowered : nil
         }
         if let ascii {
             folded = ascii
-            foldedOrigin = (0..<Int32(ascii.count)).map { $0 }
+            foldedOrigin = [Int32](unsafeUninitializedCapacity: ascii.count) { buffer, count in
+                for index in 0..<ascii.count { buffer[index] = Int32(truncatingIfNeeded: index) }
+                count = ascii.count
+            }
             scalarCount = ascii.count
         } else {
             var count = 0

@@ -10,36 +10,36 @@ enum WordsBuilder {
     /// Fewest single letters in a row that are joined (`a b` stays two words; `f u c k` is one).
     static let minJoinedLetters = 3
 
-    @inline(__always) static func isLetter(_ byte: UInt8) -> Bool { (byte >= 97 && byte <= 122) || byte >= 0x80 }
-    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+    @inline(__always) static func isLetter(_ byte: UInt8) -> Bool { byte &- 97 < 26 || byte >= 0x80 }
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
 
-    /// The words of the text, four numbers each in one flat array (an array of structs would
-    /// look its type up at run time on every message): the bytes `start..<end` of the
-    /// leet-read buffer, the separator bytes after it, and 1 when those include a line break.
+    /// The words of the text, four numbers each in one flat buffer sized for the most a text can
+    /// have (an array of structs would look its type up at run time on every message): the bytes
+    /// `start..<end` of the leet-read buffer, the separator bytes after it, and 1 when those
+    /// include a line break.
     private struct Tokens {
-        private(set) var storage: [Int32] = []
+        let fields: UnsafeMutableBufferPointer<Int32>
+        private(set) var count = 0
 
-        init(capacity: Int) { storage.reserveCapacity(capacity * 4) }
+        /// Tokens are at least one byte with a separator between them.
+        static func capacity(forBytes count: Int) -> Int { (count + 1) / 2 + 1 }
 
-        var count: Int { storage.count / 4 }
-        var isEmpty: Bool { storage.isEmpty }
-        func start(_ index: Int) -> Int { Int(storage[index * 4]) }
-        func end(_ index: Int) -> Int { Int(storage[index * 4 + 1]) }
-        func length(_ index: Int) -> Int { end(index) - start(index) }
-        func separatorAfter(_ index: Int) -> Int { Int(storage[index * 4 + 2]) }
-        func lineBreakAfter(_ index: Int) -> Bool { storage[index * 4 + 3] != 0 }
+        init(_ fields: UnsafeMutableBufferPointer<Int32>) { self.fields = fields }
 
-        mutating func append(start: Int, end: Int) {
-            storage.append(Int32(start))
-            storage.append(Int32(end))
-            storage.append(0)
-            storage.append(0)
+        @inline(__always) mutating func append(start: Int, end: Int) {
+            let base = count &* 4
+            fields[base] = Int32(truncatingIfNeeded: start)
+            fields[base &+ 1] = Int32(truncatingIfNeeded: end)
+            fields[base &+ 2] = 0
+            fields[base &+ 3] = 0
+            count &+= 1
         }
-        mutating func addSeparatorToLast(lineBreak: Bool) {
-            storage[storage.count - 2] += 1
-            if lineBreak { storage[storage.count - 1] = 1 }
+        @inline(__always) mutating func addSeparatorToLast(lineBreak: Bool) {
+            let base = (count &- 1) &* 4
+            fields[base &+ 2] &+= 1
+            if lineBreak { fields[base &+ 3] = 1 }
         }
-        var lastEnd: Int { storage.isEmpty ? -1 : Int(storage[storage.count - 3]) }
+        @inline(__always) var lastEnd: Int { count == 0 ? -1 : Int(fields[(count &- 1) &* 4 &+ 1]) }
     }
 
     static func build(from text: NormalizedText, into result: inout NormalizedText) {
@@ -47,18 +47,23 @@ enum WordsBuilder {
         guard count > 0 else { return }
         var bytes = [UInt8](repeating: 0, count: count)
         var origin = [Int32](repeating: 0, count: count)
-        var tokens = Tokens(capacity: count / 3 + 1)
+        var tokenFields = [Int32](repeating: 0, count: Tokens.capacity(forBytes: count) * 4)
         var length = 0
+        var tokenCount = 0
         text.folded.withUnsafeBufferPointer { folded in
             text.foldedOrigin.withUnsafeBufferPointer { folding in
                 bytes.withUnsafeMutableBufferPointer { bytes in
                     origin.withUnsafeMutableBufferPointer { origin in
-                        length = readLeetspeak(folded, folding, into: bytes, origin, tokens: &tokens)
+                        tokenFields.withUnsafeMutableBufferPointer { fields in
+                            var tokens = Tokens(fields)
+                            length = readLeetspeak(folded, folding, into: bytes, origin, tokens: &tokens)
+                            tokenCount = tokens.count
+                        }
                     }
                 }
             }
         }
-        writeWords(bytes, origin, length: length, tokens: tokens, into: &result)
+        writeWords(bytes, origin, length: length, tokenFields: tokenFields, tokenCount: tokenCount, into: &result)
     }
 
     /// Pass 1: reads leetspeak symbols and digits, and cuts the text into tokens. Returns the
@@ -69,14 +74,19 @@ enum WordsBuilder {
         var length = 0
         var tokenStart = -1
         var tokenHasLetter = false
+        var tokenHasDigit = false
         var index = 0
         while index <= folded.count {
             var byte: UInt8 = 32
             var isSeparator = true
             if index < folded.count {
                 byte = folded[index]
-                if isLetter(byte) || isDigit(byte) {
+                if isLetter(byte) {
                     isSeparator = false
+                    tokenHasLetter = true
+                } else if isDigit(byte) {
+                    isSeparator = false
+                    tokenHasDigit = true
                 } else {
                     let previous = tokenStart >= 0 && isLetter(bytes[length - 1])
                     let next = index + 1 < folded.count && isLetter(folded[index + 1])
@@ -87,11 +97,12 @@ enum WordsBuilder {
                     case UInt8(ascii: "|") where previous && next: byte = UInt8(ascii: "l"); isSeparator = false
                     default: break
                     }
+                    if !isSeparator { tokenHasLetter = true }
                 }
             }
             if isSeparator {
                 if tokenStart >= 0 {
-                    if tokenHasLetter {
+                    if tokenHasLetter && tokenHasDigit {
                         for position in tokenStart..<length where isDigit(bytes[position]) {
                             bytes[position] = digitLetters[Int(bytes[position] - 48)]
                         }
@@ -99,13 +110,13 @@ enum WordsBuilder {
                     tokens.append(start: tokenStart, end: length)
                     tokenStart = -1
                     tokenHasLetter = false
+                    tokenHasDigit = false
                 }
                 if index < folded.count, tokens.lastEnd == length {
                     tokens.addSeparatorToLast(lineBreak: byte == 10 || byte == 13)
                 }
             } else {
                 if tokenStart < 0 { tokenStart = length }
-                if isLetter(byte) { tokenHasLetter = true }
                 bytes[length] = byte
                 origin[length] = folding[index]
                 length += 1
@@ -117,23 +128,23 @@ enum WordsBuilder {
 
     /// Pass 2: joins runs of single letters, separates words by one space, writes each repeated
     /// letter once with its run length.
-    private static func writeWords(_ bytes: [UInt8], _ origin: [Int32], length: Int, tokens: Tokens, into result: inout NormalizedText) {
-        let capacity = length + tokens.count
-        var words = [UInt8](repeating: 0, count: capacity)
-        var starts = [Int32](repeating: 0, count: capacity)
-        var ends = [Int32](repeating: 0, count: capacity)
-        var runs = [UInt16](repeating: 0, count: capacity)
+    private static func writeWords(_ bytes: [UInt8], _ origin: [Int32], length: Int, tokenFields: [Int32], tokenCount: Int,
+                                   into result: inout NormalizedText) {
+        // Written straight into the four arrays' storage, which is then cut to what was written.
+        let capacity = length + tokenCount
         var written = 0
+        var starts: [Int32] = []
+        var ends: [Int32] = []
+        var runs: [UInt16] = []
+        let words = [UInt8](unsafeUninitializedCapacity: capacity) { words, wordsCount in
+        starts = [Int32](unsafeUninitializedCapacity: capacity) { starts, startsCount in
+        ends = [Int32](unsafeUninitializedCapacity: capacity) { ends, endsCount in
+        runs = [UInt16](unsafeUninitializedCapacity: capacity) { runs, runsCount in
         bytes.withUnsafeBufferPointer { bytes in
         origin.withUnsafeBufferPointer { origin in
-        tokens.storage.withUnsafeBufferPointer { tokenFields in
-        words.withUnsafeMutableBufferPointer { words in
-        starts.withUnsafeMutableBufferPointer { starts in
-        ends.withUnsafeMutableBufferPointer { ends in
-        runs.withUnsafeMutableBufferPointer { runs in
+        tokenFields.withUnsafeBufferPointer { tokenFields in
             @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
             @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
-            let tokenCount = tokenFields.count / 4
             var index = 0
             while index < tokenCount {
                 // A stretch of single letters with short separators: one word.
@@ -184,11 +195,11 @@ enum WordsBuilder {
                 }
                 index = last + 1
             }
-        }}}}}}}
-        words.removeLast(capacity - written)
-        starts.removeLast(capacity - written)
-        ends.removeLast(capacity - written)
-        runs.removeLast(capacity - written)
+        }}}
+        runsCount = written }
+        endsCount = written }
+        startsCount = written }
+        wordsCount = written }
         result.words = words
         result.wordsStart = starts
         result.wordsEnd = ends
