@@ -44,14 +44,18 @@ struct Authenticator: Sendable {
 
     /// The token of a `Bearer` credential (RFC 6750 section 2.1; the scheme is case-insensitive).
     static func bearerToken(_ value: String) -> String? {
-        let bytes = value.utf8
-        let scheme = "bearer".utf8
-        guard bytes.count > scheme.count + 1,
-              bytes.prefix(scheme.count).elementsEqual(scheme, by: { $0 | 0x20 == $1 }) else { return nil }
-        let rest = bytes.dropFirst(scheme.count)
-        guard rest.first == UInt8(ascii: " ") else { return nil }
-        let token = rest.drop { $0 == UInt8(ascii: " ") }
-        guard !token.isEmpty, !token.contains(UInt8(ascii: " ")) else { return nil }
-        return String(Substring(token))
+        var value = value
+        // On the contiguous bytes: this runs for every request, over a token of a few hundred bytes.
+        return value.withUTF8 { bytes -> String? in
+            let scheme = "bearer".utf8
+            guard bytes.count > scheme.count + 1,
+                  bytes.prefix(scheme.count).elementsEqual(scheme, by: { $0 | 0x20 == $1 }),
+                  bytes[scheme.count] == UInt8(ascii: " ") else { return nil }
+            var start = scheme.count
+            while start < bytes.count && bytes[start] == UInt8(ascii: " ") { start += 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard !token.isEmpty, !token.contains(UInt8(ascii: " ")) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        }
     }
 }

@@ -137,7 +137,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { ASCII.lower($0) == ASCII.lower($1) }
+        // The parser stores names in lower case and lookups use lower case: most comparisons are
+        // settled by the length, or by the plain (memcmp) equality.
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a == b || a.utf8.elementsEqual(b.utf8) { ASCII.lower($0) == ASCII.lower($1) }
     }
 }
 

@@ -107,6 +107,17 @@ import TestSupport
         #expect(bodies.first?.contains(#""code":"invalid_token""#) == true)
     }
 
+    @Test func theBearerSchemeIsReadAsRFC6750Says() {
+        #expect(Authenticator.bearerToken("Bearer abc.def") == "abc.def")
+        #expect(Authenticator.bearerToken("bEaReR   abc") == "abc")
+        #expect(Authenticator.bearerToken("Bearer a b") == nil)
+        #expect(Authenticator.bearerToken("Bearer ") == nil)
+        #expect(Authenticator.bearerToken("Bearer  ") == nil)
+        #expect(Authenticator.bearerToken("Bearerabc") == nil)
+        #expect(Authenticator.bearerToken("Basic abc") == nil)
+        #expect(Authenticator.bearerToken("Bearer é") == "é")
+    }
+
     @Test func sendsPastTheRateAre429WithRetryAfter() async {
         let routes = Self.routes(sendRate: 1)
         let alice = Self.bearer(.user, user: "alice")
