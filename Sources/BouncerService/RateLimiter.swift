@@ -58,9 +58,13 @@ final class RateLimiter: Sendable {
         let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
         return shard.buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = Double(now &- bucket.updated) / 1e9
-            bucket.tokens = min(burst, bucket.tokens + max(0, elapsed) * rate)
-            bucket.updated = now
+            // Sends of one user on two event loops can reach the lock in the other order than
+            // they read the clock: a time before the bucket's own refills nothing (a wrapped
+            // difference would have refilled it whole).
+            if now > bucket.updated {
+                bucket.tokens = min(burst, bucket.tokens + Double(now - bucket.updated) / 1e9 * rate)
+                bucket.updated = now
+            }
             guard bucket.tokens >= 1 else {
                 buckets[key] = bucket
                 return .limited(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
@@ -75,7 +79,7 @@ final class RateLimiter: Sendable {
     }
 
     private func makeRoom(in buckets: inout [String: Bucket], now: UInt64, refillTime: Double) {
-        buckets = buckets.filter { Double(now &- $0.value.updated) / 1e9 < refillTime }
+        buckets = buckets.filter { now <= $0.value.updated || Double(now - $0.value.updated) / 1e9 < refillTime }
         guard buckets.count >= shardCapacity else { return }
         // Every bucket is in use: drop the least recently used eighth.
         let keep = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(shardCapacity - max(1, shardCapacity / 8))

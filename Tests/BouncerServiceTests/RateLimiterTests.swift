@@ -20,6 +20,18 @@ import Testing
         #expect(limiter.take("alice", now: later) != .allowed)
     }
 
+    /// Two event loops can take from one user's bucket with their clock readings crossed: the
+    /// earlier reading, arriving second, must not count as a long wait that refills the bucket.
+    @Test func aClockReadingOlderThanTheBucketRefillsNothing() {
+        let limiter = RateLimiter(rate: 10)
+        let second: UInt64 = 1_000_000_000
+        for _ in 0..<20 { #expect(limiter.take("u", now: 5 * second) == .allowed) }
+        #expect(limiter.take("u", now: 5 * second - 1000) == .limited(retryAfter: 1))
+        #expect(limiter.take("u", now: 5 * second - 2000) == .limited(retryAfter: 1))
+        #expect(limiter.take("u", now: 5 * second + second / 10) == .allowed)
+        #expect(limiter.take("u", now: 5 * second + second / 10) == .limited(retryAfter: 1))
+    }
+
     @Test func retryAfterCoversTheWait() {
         let limiter = RateLimiter(rate: 0.25, burst: 1)
         #expect(limiter.take("slow", now: 0) == .allowed)
