@@ -6,9 +6,10 @@
 -- - `sequence` names the rowid (INTEGER PRIMARY KEY), so that a VACUUM cannot renumber it: it
 --   orders a channel and its cursors.
 --
--- SQLite cannot change a CHECK in place, so the table is rebuilt: new table, copy, drop, rename
--- (foreign keys are not enforced on this store, so dropping the old table touches no other).
--- This takes time in proportion to the number of messages stored.
+-- SQLite cannot change a CHECK in place, so the table is rebuilt: new table, copy, drop, rename.
+-- The migrator runs this with foreign keys off, as SQLite's procedure asks, so dropping the old
+-- table cascades into no flag or revision; it checks them all before committing. This takes
+-- time in proportion to the number of messages stored.
 CREATE TABLE messages_rebuilt (
     sequence      INTEGER PRIMARY KEY,
     id            TEXT NOT NULL UNIQUE,

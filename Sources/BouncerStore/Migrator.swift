@@ -51,6 +51,13 @@ public struct Migrator: Sendable {
         let applied = try appliedRecords(database)
         try verify(applied)
         var done: [Migration] = []
+        // SQLite's way to rebuild a table (new table, copy, drop the old, rename) needs foreign
+        // keys off while it runs, or dropping the old table would cascade into every table that
+        // refers to it. They are off for each migration's transaction (the pragma cannot change
+        // inside one), checked before its commit, and back as they were after.
+        let enforcingForeignKeys = try database.fetchValue("PRAGMA foreign_keys", as: Int.self) == 1
+        if enforcingForeignKeys { try database.execute("PRAGMA foreign_keys = OFF") }
+        defer { if enforcingForeignKeys { try? database.execute("PRAGMA foreign_keys = ON") } }
         for migration in migrations where applied[migration.version] == nil {
             do {
                 try database.inTransaction { database in

@@ -42,6 +42,33 @@ import TestSupport
         }
     }
 
+    /// An erased message takes its flags, its place in the review queue and its revisions with it:
+    /// nothing is left open that no moderator could ever resolve.
+    @Test func erasingAMessageTakesItsFlagsAndRevisionsWithIt() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            _ = try h.send("first words", id: "doomed")
+            #expect(try h.call("PATCH", "/v1/messages/doomed", as: "alice", body: #"{"text":"second words"}"#).status == 200)
+            #expect(try Self.flag(h, "doomed", as: "bob").status == 201)
+            _ = try h.send("stays", id: "kept")
+            #expect(try Self.flag(h, "kept", as: "bob").status == 201)
+            #expect(try h.call("GET", "/v1/flags?state=open", as: "mod").json.map(Self.flaggedMessages) == ["doomed", "kept"])
+
+            #expect(try h.call("DELETE", "/v1/messages/doomed?hard=true", as: "root").status == 204)
+            #expect(try h.call("GET", "/v1/flags", as: "mod").json.map(Self.flaggedMessages) == ["kept"])
+            let queue = try h.call("GET", "/v1/review-queue", as: "mod").json?["items"] as? [[String: Any]]
+            #expect(queue?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["kept"])
+            #expect(try h.call("GET", "/v1/messages/doomed/revisions", as: "mod").status == 404)
+            // Sent again under the same id, it starts with no history.
+            #expect(try h.send("first words", id: "doomed").status == 201)
+            #expect((try h.call("GET", "/v1/messages/doomed/revisions", as: "mod").json?["revisions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    static func flaggedMessages(_ page: [String: Any]) -> [String] {
+        ((page["flags"] as? [[String: Any]]) ?? []).compactMap { $0["message_id"] as? String }.sorted()
+    }
+
     @Test func concurrentFlagsFromManyUsersAreCountedExactly() async throws {
         let h = try await blocking { try Harness() }
         let users = (0..<24).map { "reporter\($0)" }

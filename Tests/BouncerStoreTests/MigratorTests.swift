@@ -119,7 +119,10 @@ import TestSupport
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations"))
         let directory = try TemporaryDirectory()
+        // As the service's writer opens it: foreign keys enforced, so that dropping the old table
+        // would cascade into the flags, revisions and review queue if the migrator let it.
         let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: migrations.filter { $0.version < 7 }).migrate(database)
         let insert = """
             INSERT INTO messages (id, channel_id, user_id, text, state, bounce_action, flagged, created_at, updated_at, hidden)
@@ -131,6 +134,11 @@ import TestSupport
         }
         try database.execute("DELETE FROM messages WHERE id = 'm1'")  // a gap in the sequence
         try database.execute("INSERT INTO message_revisions (message_id, revision, text, state, created_at) VALUES ('m0', 1, 'old', 'delivered', 't')")
+        try database.execute("""
+            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, state, created_at, author_id)
+            VALUES ('f1', 'm0', 'messaging:a', 'r', 'spam', 'open', 't', 'u')
+            """)
+        #expect(try database.fetchValue("SELECT count(*) FROM review_queue", as: Int.self) == 1)
         let before = try database.fetchAll("SELECT rowid, id, text, state, bounce_action, flagged FROM messages ORDER BY rowid")
             .map { "\($0.get("rowid", as: Int.self) ?? -1) \($0.get("id", as: String.self) ?? "") \($0.get("text", as: String.self) ?? "") "
                 + "\($0.get("state", as: String.self) ?? "") \($0.get("bounce_action", as: String.self) ?? "-") \($0.get("flagged", as: Int.self) ?? -1)" }
@@ -142,6 +150,10 @@ import TestSupport
         #expect(after == before)
         #expect(before.count == 4)
         #expect(try database.fetchValue("SELECT count(*) FROM message_revisions", as: Int.self) == 1)
+        #expect(try database.fetchValue("SELECT count(*) FROM flags", as: Int.self) == 1)
+        #expect(try database.fetchValue("SELECT count(*) FROM review_queue", as: Int.self) == 1)
+        #expect(try database.fetchValue("PRAGMA foreign_keys", as: Int.self) == 1, "enforced again after migrating")
+        #expect(try database.fetchAll("PRAGMA foreign_key_check").isEmpty)
         #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'messages_by_channel'", as: Int.self) == 1)
         #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
 
