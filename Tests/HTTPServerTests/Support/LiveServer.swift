@@ -1,5 +1,20 @@
 import Testing
+import TestSupport
 @testable import HTTPServer
+
+extension ServerLimits {
+    /// The defaults, with the timeouts stretched as the tests' own waits are: a test that only
+    /// needs the server to wait for it must not race a sanitizer's slowdown. Tests of the
+    /// timeouts pass limits of their own.
+    static var defaultsForTests: ServerLimits {
+        var limits = ServerLimits()
+        limits.headerTimeout = TestTiming.scaled(limits.headerTimeout)
+        limits.bodyIdleTimeout = TestTiming.scaled(limits.bodyIdleTimeout)
+        limits.keepAliveIdleTimeout = TestTiming.scaled(limits.keepAliveIdleTimeout)
+        limits.writeTimeout = TestTiming.scaled(limits.writeTimeout)
+        return limits
+    }
+}
 
 /// The routes every live test serves.
 func makeLiveTestRouter() -> Router {
@@ -23,7 +38,7 @@ func makeLiveTestRouter() -> Router {
 
 /// Starts a server on an ephemeral port of 127.0.0.1, runs `body`, and shuts the server down
 /// whatever happens. Each test gets its own server, so tests can run in parallel.
-func withLiveServer(limits: ServerLimits = ServerLimits(),
+func withLiveServer(limits: ServerLimits = .defaultsForTests,
                     _ body: (HTTPServer, Int) async throws -> Void) async throws {
     let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), router: makeLiveTestRouter())
     let port = try server.start()
