@@ -90,14 +90,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                             sendLimiter: sendLimiter)
     let events = ServerEvents(
         requestCompleted: { entry in
-            let route = entry.route ?? "unmatched"
-            metrics.add("bouncer_http_requests_total", [route, entry.method, String(entry.status)])
-            metrics.observe("bouncer_http_request_duration_seconds", [route], entry.duration / .seconds(1))
-            logger.info("request", [
-                "request_id": .string(entry.requestID), "method": .string(entry.method), "path": .string(entry.path),
-                "status": .int(entry.status), "bytes": .int(entry.bytes),
-                "duration_ms": .double(entry.duration / .milliseconds(1)),
-            ])
+            metrics.requestCompleted(route: entry.route ?? "unmatched", method: entry.method, status: entry.status,
+                                     seconds: entry.duration / .seconds(1))
+            logger.request(entry)
         },
         failure: { message, requestID in
             logger.error(message, ["request_id": .string(requestID ?? "-")])

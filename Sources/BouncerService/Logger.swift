@@ -63,14 +63,7 @@ public final class Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
         guard level >= self.level else { return }
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        line.append(contentsOf: #"{"time":""#.utf8)
-        line.append(contentsOf: Timestamp.now().utf8)
-        line.append(contentsOf: #"","level":""#.utf8)
-        line.append(contentsOf: level.name.utf8)
-        line.append(contentsOf: #"","msg":"#.utf8)
-        JSONText.appendString(message, to: &line)
+        var line = Self.begin(level, message, capacity: 256)
         for (key, value) in fields {
             line.append(UInt8(ascii: ","))
             JSONText.appendString(key, to: &line)
@@ -82,6 +75,44 @@ public final class Logger: Sendable {
             case .bool(let flag): line.append(contentsOf: (flag ? "true" : "false").utf8)
             }
         }
+        finish(&line, level)
+    }
+
+    /// The access log line of a request, at info. The same JSON as `info("request", [...])` with
+    /// these fields, written without building a field list: it runs for every request.
+    public func request(_ entry: AccessLogEntry) {
+        guard Level.info >= level else { return }
+        var line = Self.begin(.info, "request", capacity: 224 + entry.path.utf8.count)
+        line.append(contentsOf: #","request_id":"#.utf8)
+        JSONText.appendString(entry.requestID, to: &line)
+        line.append(contentsOf: #","method":"#.utf8)
+        JSONText.appendString(entry.method, to: &line)
+        line.append(contentsOf: #","path":"#.utf8)
+        JSONText.appendString(entry.path, to: &line)
+        line.append(contentsOf: #","status":"#.utf8)
+        line.append(contentsOf: String(entry.status).utf8)
+        line.append(contentsOf: #","bytes":"#.utf8)
+        line.append(contentsOf: String(entry.bytes).utf8)
+        line.append(contentsOf: #","duration_ms":"#.utf8)
+        line.append(contentsOf: String(entry.duration / .milliseconds(1)).utf8)
+        finish(&line, .info)
+    }
+
+    /// `{"time":…,"level":…,"msg":…`: what every line starts with.
+    private static func begin(_ level: Level, _ message: String, capacity: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(capacity)
+        line.append(contentsOf: #"{"time":""#.utf8)
+        line.append(contentsOf: Timestamp.now().utf8)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: #"","msg":"#.utf8)
+        JSONText.appendString(message, to: &line)
+        return line
+    }
+
+    /// Ends a line and buffers it; errors, and a full buffer, are written at once.
+    private func finish(_ line: inout [UInt8], _ level: Level) {
         line.append(contentsOf: "}\n".utf8)
         let full = buffer.withLock { buffer in
             buffer.append(contentsOf: line)

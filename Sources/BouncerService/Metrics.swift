@@ -86,6 +86,20 @@ final class Metrics: Sendable {
         }
     }
 
+    /// A request answered: its count by route, method and status, and its duration by route,
+    /// under one lock (this runs for every request).
+    func requestCompleted(route: String, method: String, status: Int, seconds: Double) {
+        families.withLock { families in
+            if let requests = families["bouncer_http_requests_total"] {
+                requests.values[[route, method, String(status)], default: 0] += 1
+            }
+            if let durations = families["bouncer_http_request_duration_seconds"] {
+                durations.histograms[[route], default: HistogramSample(buckets: Array(repeating: 0, count: durations.buckets.count))]
+                    .observe(seconds, durations.buckets)
+            }
+        }
+    }
+
     func gauge(_ name: String, _ help: String, read: @escaping @Sendable () -> Double) {
         readers.withLock { $0.append((name, help, read)) }
     }

@@ -65,6 +65,8 @@ import TestSupport
             #expect(startup["port"] as? Int == service.port)
             #expect(startup["level"] as? String == "info")
             let first = try #require(records.first { $0["request_id"] as? String == "log-me-1" })
+            #expect(first["msg"] as? String == "request")
+            #expect(first["level"] as? String == "info")
             #expect(first["method"] as? String == "GET")
             #expect(first["path"] as? String == "/healthz")
             #expect(first["status"] as? Int == 200)
