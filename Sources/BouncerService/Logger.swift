@@ -83,12 +83,9 @@ public final class Logger: Sendable {
     public func request(_ entry: AccessLogEntry) {
         guard Level.info >= level else { return }
         var line = Self.begin(.info, "request", capacity: 224 + entry.path.utf8.count)
-        line.append(contentsOf: #","request_id":"#.utf8)
-        JSONText.appendString(entry.requestID, to: &line)
-        line.append(contentsOf: #","method":"#.utf8)
-        JSONText.appendString(entry.method, to: &line)
-        line.append(contentsOf: #","path":"#.utf8)
-        JSONText.appendString(entry.path, to: &line)
+        JSONText.appendMember(#","request_id":"#, entry.requestID, to: &line)
+        JSONText.appendMember(#","method":"#, entry.method, to: &line)
+        JSONText.appendMember(#","path":"#, entry.path, to: &line)
         line.append(contentsOf: #","status":"#.utf8)
         line.append(contentsOf: String(entry.status).utf8)
         line.append(contentsOf: #","bytes":"#.utf8)
@@ -106,8 +103,7 @@ public final class Logger: Sendable {
         line.append(contentsOf: Timestamp.now().utf8)
         line.append(contentsOf: #"","level":""#.utf8)
         line.append(contentsOf: level.name.utf8)
-        line.append(contentsOf: #"","msg":"#.utf8)
-        JSONText.appendString(message, to: &line)
+        JSONText.appendMember(#"","msg":"#, message, to: &line)
         return line
     }
 

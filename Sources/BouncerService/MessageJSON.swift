@@ -24,33 +24,26 @@ struct ModerationRecord: Codable, Sendable, Equatable {
     var json: String {
         var out: [UInt8] = []
         out.reserveCapacity(128 + original_text.utf8.count)
-        out.append(contentsOf: #"{"action":"#.utf8)
-        JSONText.appendString(action, to: &out)
+        JSONText.appendMember(#"{"action":"#, action, to: &out)
         out.append(contentsOf: #","rules":["#.utf8)
         for (index, rule) in rules.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"id":"#.utf8)
-            JSONText.appendString(rule.id, to: &out)
-            out.append(contentsOf: #","name":"#.utf8)
-            JSONText.appendString(rule.name, to: &out)
-            out.append(contentsOf: #","kind":"#.utf8)
-            JSONText.appendString(rule.kind, to: &out)
+            JSONText.appendMember(#"{"id":"#, rule.id, to: &out)
+            JSONText.appendMember(#","name":"#, rule.name, to: &out)
+            JSONText.appendMember(#","kind":"#, rule.kind, to: &out)
             if let action = rule.action {
-                out.append(contentsOf: #","action":"#.utf8)
-                JSONText.appendString(action, to: &out)
+                JSONText.appendMember(#","action":"#, action, to: &out)
             }
             out.append(contentsOf: #","matched":["#.utf8)
             for (spanIndex, span) in rule.matched.enumerated() {
                 if spanIndex > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"text":"#.utf8)
-                JSONText.appendString(span.text, to: &out)
+                JSONText.appendMember(#"{"text":"#, span.text, to: &out)
                 out.append(contentsOf: #","start":\#(span.start),"end":\#(span.end),"#.utf8)
                 out.append(contentsOf: #""utf16_start":\#(span.utf16Start),"utf16_end":\#(span.utf16End)}"#.utf8)
             }
             out.append(contentsOf: "]}".utf8)
         }
-        out.append(contentsOf: #"],"original_text":"#.utf8)
-        JSONText.appendString(original_text, to: &out)
+        JSONText.appendMember(#"],"original_text":"#, original_text, to: &out)
         out.append(contentsOf: (flagged ? #","flagged":true}"# : #","flagged":false}"#).utf8)
         return String(decoding: out, as: UTF8.self)
     }

@@ -113,6 +113,13 @@ public enum JSONText {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// Appends `name` (a literal such as `,"name":`, quotes and separators included) and then
+    /// `value` as a JSON string: one member of an object written by hand.
+    public static func appendMember(_ name: String, _ value: String, to output: inout [UInt8]) {
+        output.append(contentsOf: name.utf8)
+        appendString(value, to: &output)
+    }
+
     @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
