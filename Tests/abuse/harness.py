@@ -38,6 +38,10 @@ class Service:
     """One `bouncer serve` process. The data directory outlives restarts, so a test can kill the
     process and start it again on the same store."""
 
+    # Every service started and not yet stopped, so that a test that fails half way leaves no
+    # process behind (see `stop_all`).
+    started = set()
+
     def __init__(self, binary, work, *args):
         self.binary = binary
         self.work = work
@@ -55,6 +59,7 @@ class Service:
             [self.binary, "serve", "--port", str(self.port), "--data-dir", self.data, "--log-level", "warn", *self.args],
             stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        Service.started.add(self)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             check(self.process.poll() is None, f"bouncer exited at start with {self.process.returncode}: {self.log_tail()}")
@@ -119,6 +124,13 @@ class Service:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        Service.started.discard(self)
+
+    @classmethod
+    def stop_all(cls):
+        """Stops whatever a test left running (it failed before its own `stop`)."""
+        for service in list(cls.started):
+            service.stop()
 
     def rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import durability  # noqa: E402
 import hostile  # noqa: E402
 import load  # noqa: E402
-from harness import raise_open_file_limit  # noqa: E402
+from harness import Service, raise_open_file_limit  # noqa: E402
 
 PROFILES = {
     "short": {
@@ -71,6 +71,8 @@ def main():
             print(f"   FAILED in {time.monotonic() - started:.1f}s: {error}", flush=True)
             if not isinstance(error, AssertionError):
                 traceback.print_exc()
+        finally:
+            Service.stop_all()
     print(f"abuse tests: {len(selected) - len(failed)} passed, {len(failed)} failed {failed if failed else ''}")
     return 1 if failed else 0
 
