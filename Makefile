@@ -16,7 +16,8 @@ help:
 	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
 	@echo "make fuzz          libFuzzer on the HTTP parser, the .strings parser and the normalizer (FUZZ_SECONDS each, default 60)"
 	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
-	@echo "make bench         measure GET /healthz against nginx, and the rules engine against a naive matcher"
+	@echo "make bench         GET /healthz against nginx, the rules engine against a naive matcher, the send path"
+	@echo "                   against a one-transaction-per-message loop, and the moderators' queries on a large store"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
 deps:

@@ -401,9 +401,7 @@ struct MessagesRoutes: Sendable {
 
     static func channelID(_ request: Request) throws(HTTPError) -> String {
         let id = request.parameters["channel_id"] ?? ""
-        guard ChannelPattern.isValid(id), !id.utf8.contains(UInt8(ascii: "*")) else {
-            throw .badRequest("invalid_field", "The channel id must be 1-64 characters of A-Z a-z 0-9 _ : . ! -.")
-        }
+        guard ChannelPattern.isChannelID(id) else { throw .badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)") }
         return id
     }
 

@@ -26,6 +26,16 @@ final class Metrics: Sendable {
             self.buckets = buckets
         }
 
+        func add(_ amount: Double, _ labels: [String]) {
+            values[labels, default: 0] += amount
+        }
+
+        /// Changed where it is stored: a copy taken out and put back would copy its buckets on
+        /// every request.
+        func observe(_ value: Double, _ labels: [String]) {
+            histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: buckets.count))].observe(value, buckets)
+        }
+
         /// A copy, for rendering outside the lock.
         func snapshot() -> Family {
             let copy = Family(kind: kind, help: help, labelNames: labelNames, buckets: buckets)
@@ -63,42 +73,30 @@ final class Metrics: Sendable {
     }
 
     func add(_ name: String, _ labels: [String] = [], _ amount: Double = 1) {
-        families.withLock { families in
-            guard let family = families[name] else { return }
-            family.values[labels, default: 0] += amount
-        }
+        families.withLock { $0[name]?.add(amount, labels) }
     }
 
     func set(_ name: String, _ labels: [String] = [], _ value: Double) {
-        families.withLock { families in
-            guard let family = families[name] else { return }
-            family.values[labels] = value
-        }
+        families.withLock { $0[name]?.values[labels] = value }
     }
 
     func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
-        families.withLock { families in
-            guard let family = families[name] else { return }
-            // Changed where it is stored: a copy taken out and put back would copy its buckets
-            // on every request.
-            family.histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: family.buckets.count))]
-                .observe(value, family.buckets)
-        }
+        families.withLock { $0[name]?.observe(value, labels) }
     }
 
     /// A request answered: its count by route, method and status, and its duration by route,
     /// under one lock (this runs for every request).
     func requestCompleted(route: String, method: String, status: Int, seconds: Double) {
+        // A client can send any token as its method, and each new label value would be a series
+        // kept for good: methods outside the standard ones are counted together.
+        let methodLabel = Self.standardMethods.contains(method) ? method : "other"
         families.withLock { families in
-            if let requests = families["bouncer_http_requests_total"] {
-                requests.values[[route, method, String(status)], default: 0] += 1
-            }
-            if let durations = families["bouncer_http_request_duration_seconds"] {
-                durations.histograms[[route], default: HistogramSample(buckets: Array(repeating: 0, count: durations.buckets.count))]
-                    .observe(seconds, durations.buckets)
-            }
+            families["bouncer_http_requests_total"]?.add(1, [route, methodLabel, String(status)])
+            families["bouncer_http_request_duration_seconds"]?.observe(seconds, [route])
         }
     }
+
+    static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"]
 
     func gauge(_ name: String, _ help: String, read: @escaping @Sendable () -> Double) {
         readers.withLock { $0.append((name, help, read)) }

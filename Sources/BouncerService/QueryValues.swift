@@ -3,10 +3,13 @@ import HTTPServer
 /// Query values that many routes read, read one way: bounded, and refused with a 400 that names
 /// the parameter rather than silently ignored.
 enum QueryValues {
-    /// An optional filter value (an id, a reason): nil when absent or empty, 400 past 128 characters.
-    static func shortText(_ request: Request, _ name: String) throws(HTTPError) -> String? {
+    /// An optional filter value (an id, a reason, a search): nil when absent or empty, 400 past
+    /// `maxLength` characters (Unicode scalars, as the OpenAPI schemas count them).
+    static func shortText(_ request: Request, _ name: String, maxLength: Int = 128) throws(HTTPError) -> String? {
         guard let value = request.query(name), !value.isEmpty else { return nil }
-        guard value.unicodeScalars.count <= 128 else { throw .badRequest("invalid_field", "`\(name)` is longer than 128 characters.") }
+        guard value.unicodeScalars.count <= maxLength else {
+            throw .badRequest("invalid_field", "`\(name)` is longer than \(maxLength) characters.")
+        }
         return value
     }
 

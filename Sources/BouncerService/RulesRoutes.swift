@@ -56,10 +56,7 @@ struct RulesRoutes: Sendable {
             if let kind = request.query("kind") { query.kind = try Self.kind(kind).rawValue }
             if let action = request.query("action") { query.action = try Self.action(action).rawValue }
             query.enabled = try QueryValues.bool(request, "enabled")
-            if let text = request.query("q"), !text.isEmpty {
-                guard text.count <= 200 else { throw HTTPError.badRequest("invalid_field", "`q` is longer than 200 characters.") }
-                query.text = text
-            }
+            query.text = try QueryValues.shortText(request, "q", maxLength: 200)
             var found = try await rules.repository.rules(query)
             var next: String?
             if found.count == query.limit {
@@ -111,8 +108,8 @@ struct RulesRoutes: Sendable {
             }
             let input = try request.decodeJSON(CheckInput.self)
             try MessageText.validate(input.text, maxLength: maxMessageLength())
-            if let channel = input.channel_id, !ChannelPattern.isValid(channel) || channel.utf8.contains(UInt8(ascii: "*")) {
-                throw HTTPError.badRequest("invalid_field", "`channel_id` must be 1-64 characters of A-Z a-z 0-9 _ : . ! -.")
+            if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
+                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
             }
             let verdict = rules.engine.check(input.text, channel: input.channel_id)
             return try Response.encoded(CheckResult(verdict))
@@ -264,6 +261,14 @@ struct VerdictRule: Codable, Sendable, Equatable {
 }
 
 enum ChannelPattern {
+    /// What a channel id is refused with (the same wherever one is given).
+    static let invalidIDDetail = "must be 1-64 characters of A-Z a-z 0-9 _ : . ! -."
+
+    /// A channel id itself: a pattern without a wildcard.
+    static func isChannelID(_ id: String) -> Bool {
+        isValid(id) && !id.utf8.contains(UInt8(ascii: "*"))
+    }
+
     /// A channel id (1-64 of `[A-Za-z0-9_:.!-]`) with `*` allowed as a wildcard.
     static func isValid(_ pattern: String) -> Bool {
         let bytes = pattern.utf8

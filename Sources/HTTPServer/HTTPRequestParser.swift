@@ -236,12 +236,12 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private static func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
-        let text = bytes.startIndex
-        guard bytes.count >= 6, bytes.prefix(5).elementsEqual("HTTP/".utf8), let major = digit(bytes[text + 5]) else {
+        let start = bytes.startIndex
+        guard bytes.count >= 6, bytes.prefix(5).elementsEqual("HTTP/".utf8), let major = digit(bytes[start + 5]) else {
             throw .bad("invalid_version", "The HTTP version is malformed.")
         }
         var minor = 0
-        if bytes.count == 8, bytes[text + 6] == UInt8(ascii: "."), let value = digit(bytes[text + 7]) {
+        if bytes.count == 8, bytes[start + 6] == UInt8(ascii: "."), let value = digit(bytes[start + 7]) {
             minor = value
         } else if !(bytes.count == 6 && major >= 2) {
             // `HTTP/2` and `HTTP/3` without a minor are how later versions name themselves.

@@ -29,7 +29,6 @@ public struct RequestHead: Sendable, Equatable {
         self.expectsContinue = expectsContinue
     }
 
-    /// The path part of the target, without the query.
     // Targets are searched byte by byte: `?` and `/` are ASCII, so a byte index is a valid
     // boundary, and no grapheme breaking is paid for on every request.
 

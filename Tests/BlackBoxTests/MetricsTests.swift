@@ -9,6 +9,8 @@ import TestSupport
             try h.rule("darn", "bounce")
             _ = try h.client.request("GET", "/healthz")
             _ = try h.client.request("GET", "/nowhere")
+            _ = try h.client.request("BREW", "/nowhere")
+            _ = try h.client.request("STEEP", "/nowhere")
             _ = try h.send("darn it")
             _ = try h.send("hello there", id: "clean")
             _ = try FlagsTests.flag(h, "clean", as: "bob")
@@ -19,6 +21,9 @@ import TestSupport
             let lines = Set(text.split(separator: "\n").map(String.init))
             #expect(lines.contains(#"bouncer_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
             #expect(lines.contains(#"bouncer_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
+            // Methods a client makes up share one label value, so they cannot grow the series.
+            #expect(lines.contains(#"bouncer_http_requests_total{route="unmatched",method="other",status="404"} 2"#))
+            #expect(!text.contains("BREW") && !text.contains("STEEP"))
             #expect(lines.contains(#"bouncer_http_requests_total{route="/v1/channels/{channel_id}/messages",method="POST",status="201"} 2"#))
             #expect(lines.contains(#"bouncer_messages_total{verdict="bounce"} 1"#))
             #expect(lines.contains(#"bouncer_messages_total{verdict="none"} 1"#))
