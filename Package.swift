@@ -25,12 +25,14 @@ let package = Package(
             pkgConfig: "libhs",
             providers: [.apt(["libvectorscan-dev"])]
         ),
+        // A VFS that writes each group commit's WAL frames to the log in one write.
+        .target(name: "CSQLiteWALBatching", dependencies: ["CSQLite"]),
         // epoll's declarations, which Glibc's module does not export.
         .systemLibrary(name: "CEpoll"),
         // A value behind a pthread mutex, which ThreadSanitizer can follow.
         .target(name: "Locking"),
         .target(name: "HTTPServer", dependencies: ["CEpoll", "Locking"]),
-        .target(name: "BouncerStore", dependencies: ["CSQLite", "COpenSSL", "Locking"]),
+        .target(name: "BouncerStore", dependencies: ["CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
         .target(name: "BouncerLocalization", dependencies: ["Locking"]),
         .target(name: "BouncerModeration", dependencies: ["CVectorscan", "Locking"]),

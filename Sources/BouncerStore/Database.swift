@@ -15,13 +15,14 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
 
-    public init(path: String, mode: Mode = .readWrite) throws(DatabaseError) {
+    /// `vfs`: the name of a registered VFS, or nil for SQLite's default.
+    public init(path: String, mode: Mode = .readWrite, vfs: String? = nil) throws(DatabaseError) {
         var handle: Handle?
         let flags = switch mode {
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: SQLITE_OPEN_READONLY
         }
-        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, vfs)
         guard code == SQLITE_OK, let handle else {
             var error = DatabaseError(connection: handle, resultCode: code)
             error.message = "cannot open \(path): \(error.message)"
@@ -115,6 +116,14 @@ public final class Database {
     }
 
     public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The name of the VFS the connection was opened with.
+    public var vfsName: String? {
+        var vfs: UnsafeMutablePointer<sqlite3_vfs>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) == SQLITE_OK,
+              let name = vfs?.pointee.zName else { return nil }
+        return String(cString: name)
+    }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
