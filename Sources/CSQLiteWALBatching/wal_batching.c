@@ -12,7 +12,9 @@
 // Only safe with synchronous=FULL. There, a commit syncs the log before it publishes the new
 // frames in the WAL index, so no other connection can look for a frame still held here. With
 // synchronous=NORMAL a commit publishes frames without a sync: the store does not use this VFS
-// then.
+// then. The same holds only on storage with powersafe overwrite (the default VFS's default on
+// Linux): without it, SQLite pads a commit to a sector boundary and writes the part of the last
+// frame past the sync point after the sync, so such a log is written through unbatched.
 #include "wal_batching.h"
 
 #include <pthread.h>
@@ -29,6 +31,8 @@ typedef struct BatchingFile {
     sqlite3_file base;
     /// The default VFS's file, in the memory right after this struct.
     sqlite3_file *inner;
+    /// Whether writes are gathered at all (see above).
+    int batching;
     /// Bytes gathered for the offset `start` and on.
     unsigned char *run;
     size_t length;
@@ -50,6 +54,7 @@ static int flush(BatchingFile *file) {
 static int batching_write(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     BatchingFile *file = (BatchingFile *)base;
     size_t size = (size_t)amount;
+    if (!file->batching) return file->inner->pMethods->xWrite(file->inner, data, amount, offset);
     if (file->length > 0 && (offset != file->start + (sqlite3_int64)file->length || file->length + size > MAX_RUN)) {
         int code = flush(file);
         if (code != SQLITE_OK) return code;
@@ -201,8 +206,10 @@ static int batching_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
     file->inner = (sqlite3_file *)(file + 1);
     int code = inner_vfs->xOpen(inner_vfs, name, file->inner, flags, out_flags);
     // On failure SQLite calls no method of the file, as its pMethods stays NULL.
-    if (code == SQLITE_OK) file->base.pMethods = &batching_methods;
-    return code;
+    if (code != SQLITE_OK) return code;
+    file->base.pMethods = &batching_methods;
+    file->batching = (file->inner->pMethods->xDeviceCharacteristics(file->inner) & SQLITE_IOCAP_POWERSAFE_OVERWRITE) != 0;
+    return SQLITE_OK;
 }
 
 static int batching_delete(sqlite3_vfs *vfs, const char *name, int sync_directory) {
