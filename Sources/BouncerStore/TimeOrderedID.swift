@@ -11,7 +11,7 @@ public enum TimeOrderedID {
     public static func make(milliseconds: UInt64 = currentMilliseconds()) -> String {
         let (time, high, low) = state.withLock { state -> (UInt64, UInt16, UInt64) in
             if milliseconds > state.milliseconds {
-                state = (milliseconds, UInt16.random(in: 0...UInt16.max), UInt64.random(in: 0...UInt64.max >> 1))
+                state = (milliseconds, UInt16(truncatingIfNeeded: random.high), random.low >> 1)
             } else {
                 // Same (or an earlier, after a clock step back) millisecond: count up from the last.
                 state.low &+= 1
@@ -34,6 +34,14 @@ public enum TimeOrderedID {
             randomHigh >>= 5
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// 128 bits from glibc's generator (seeded from the kernel) in one call: the standard
+    /// library's makes a system call for each 64 bits.
+    private static var random: (high: UInt64, low: UInt64) {
+        var bits: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bits) { arc4random_buf($0.baseAddress!, $0.count) }
+        return bits
     }
 
     public static func currentMilliseconds() -> UInt64 {
