@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.
         .executableTarget(name: "StoreGenerator", dependencies: ["BouncerService", "BouncerStore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration", "TestSupport"]),

@@ -2,6 +2,8 @@
 // stays on the C side: Swift passes and receives plain integers.
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 static inline uint32_t cepoll_in(void) { return EPOLLIN; }
 static inline uint32_t cepoll_out(void) { return EPOLLOUT; }
@@ -38,3 +40,8 @@ static inline int cepoll_wait(int epfd, uint32_t *masks, uint64_t *tokens, int c
     }
     return count;
 }
+
+/// An eventfd: another thread writes it to wake a thread blocked in `epoll_wait`.
+static inline int cepoll_wakeup_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+static inline void cepoll_wakeup_signal(int fd) { uint64_t one = 1; (void)!write(fd, &one, sizeof one); }
+static inline void cepoll_wakeup_clear(int fd) { uint64_t count; (void)!read(fd, &count, sizeof count); }

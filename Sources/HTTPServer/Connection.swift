@@ -1,8 +1,9 @@
 import Dispatch
 import Glibc
 
-/// One client connection. Every piece of state is touched only on its event loop's serial queue,
-/// where readiness events and its timer fire; that confinement is why the class may be Sendable.
+/// One client connection. Every piece of state is touched only on its event loop's thread, where
+/// readiness events, deadlines and handed-over work arrive; that confinement is why the class may
+/// be Sendable.
 ///
 /// Requests are handled one at a time: while one is being answered the parser keeps the bytes of
 /// pipelined requests behind it (reading pauses once enough are buffered), so responses go out
@@ -28,12 +29,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     let loop: EventLoop
-    var queue: DispatchQueue { loop.queue }
     private let fd: Int32
     private let context: ServerContext
     private var parser: HTTPRequestParser
     private var token: UInt64 = 0
-    private var timer: DispatchSourceTimer?
     /// Input is left in the socket (the pipeline buffer is full, or the peer closed its side).
     private var readPaused = false
     /// The peer's side is closed (reported by the loop); reads go on to its EOF.
@@ -51,10 +50,11 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private(set) var closed = false
     private var requestsServed = 0
 
-    // Timeouts: `deadline` is when the current phase expires (0: none); the timer is re-armed
-    // only when a deadline moves earlier, so the common case costs no timer call.
+    // Timeouts: `deadline` is when the current phase expires (0: none). `deadlineDue` is when the
+    // loop next calls `deadlineReached`; it moves only earlier, so a deadline pushed out (every
+    // request does) costs nothing until the old one is reached.
     private var deadline: UInt64 = 0
-    private var timerArmedFor: UInt64 = .max
+    private(set) var deadlineDue: UInt64 = .max
     private var headStarted: UInt64 = 0
 
     /// Pipelined bytes buffered while a request is handled before reading pauses.
@@ -72,7 +72,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         self.parser = HTTPRequestParser(limits: parserLimits)
     }
 
-    /// Starts watching the socket. Call on the loop's queue.
+    /// Starts watching the socket. Call on the loop's thread.
     func start() {
         do {
             token = try loop.register(fd, handler: self)
@@ -82,16 +82,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             context.connectionClosed(self)
             return
         }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        // Strong, not weak: a weak reference would give every connection a side table, and
-        // each of the many retains and releases a request makes would take the slow path. The
-        // cycle ends in close(), which cancels the timer and so releases this handler.
-        timer.setEventHandler { self.timerFired() }
-        timer.schedule(deadline: .distantFuture)
-        self.timer = timer
         // A new connection has as long to send its first request head as any other.
         setDeadline(Self.now() + context.limits.headerTimeout.nanoseconds)
-        timer.activate()
         // Bytes that arrived before registration raise no edge: look for them now.
         readable(hangUp: false)
     }
@@ -128,7 +120,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.
-                    queue.async { self.readable(hangUp: false) }
+                    loop.execute { self.readable(hangUp: false) }
                 }
             case .wouldBlock:
                 break reading
@@ -212,7 +204,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         } else if readPaused && !peerClosedInput {
             // Edge-triggered: what arrived while paused raised its edge already, so read it now.
             readPaused = false
-            queue.async { self.readable(hangUp: false) }
+            loop.execute { self.readable(hangUp: false) }
         }
     }
 
@@ -265,7 +257,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                     } catch {
                         response = context.render(error, request: request)
                     }
-                    self.queue.async {
+                    self.loop.execute {
                         self.respond(to: pending, with: response)
                         self.continueAfterResponse()
                     }
@@ -274,7 +266,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 let context = self.context
                 let request = request
                 let responder = Responder { build in
-                    self.queue.async {
+                    self.loop.execute {
                         let response: Response
                         do {
                             response = try build()
@@ -435,17 +427,14 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     private func setDeadline(_ value: UInt64) {
         deadline = value
-        if value < timerArmedFor {
-            timerArmedFor = value
-            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: value), leeway: .milliseconds(50))
-        }
+        deadlineDue = min(deadlineDue, value)
     }
 
-    private func timerFired() {
-        timerArmedFor = .max
+    func deadlineReached() {
+        deadlineDue = .max
         guard !closed, deadline != 0 else { return }
         if Self.now() >= deadline, !readPaused, !busy {
-            // On a loaded machine the timer can be served before bytes that arrived in time:
+            // On a loaded machine the deadline can be checked before bytes that arrived in time:
             // read what is waiting before calling the client late.
             let read = readAvailable()
             if read < 0 { return }
@@ -486,8 +475,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         guard !closed else { return }
         closed = true
         busy = true
-        timer?.cancel()
-        timer = nil
+        deadlineDue = .max
         if token != 0 { loop.deregister(fd, token: token) }
         Glibc.close(fd)
         context.connectionClosed(self)

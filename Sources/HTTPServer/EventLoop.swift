@@ -1,12 +1,16 @@
 import CEpoll
-import Dispatch
+import Foundation
 import Glibc
+import Locking
 
-/// Connections that receive I/O readiness from one epoll instance, which a single Dispatch read
-/// source watches. When the source fires, the loop collects every ready connection at once and
-/// runs them back to back on its serial queue. A Dispatch source per connection would cost a
-/// hand-off to Dispatch's manager thread and back for every request; here that cost is paid once
-/// per batch of ready connections.
+/// A thread that owns a set of connections: it waits in `epoll_wait` for their sockets, runs the
+/// work other threads hand it (`execute`: a committed write's response, a shutdown), and checks
+/// their deadlines. Everything a connection does happens on this one thread, in that order.
+///
+/// Why its own thread and not Dispatch: with a Dispatch source on the epoll descriptor, every
+/// batch of ready sockets cost three thread wake-ups (Dispatch's manager thread, a worker, then
+/// the manager again to re-arm the source), and each response handed over from the store's writer
+/// woke a worker of its own. Here the kernel wakes the loop once for both.
 ///
 /// Sockets are registered edge-triggered: a connection reads until the socket is drained (or
 /// asks to be called again), and watches for writability only while a response is blocked.
@@ -16,34 +20,74 @@ final class EventLoop: @unchecked Sendable {
         /// `hangUp`: the peer closed its side; its EOF is waiting behind whatever data is left.
         func readable(hangUp: Bool)
         func writable()
+        /// When the handler wants `deadlineReached()` (`DispatchTime` uptime nanoseconds; `.max`:
+        /// never). Checked every `deadlineCheckInterval`.
+        var deadlineDue: UInt64 { get }
+        func deadlineReached()
     }
 
-    let queue: DispatchQueue
+    /// How often deadlines are checked: how late a timeout may be answered.
+    static let deadlineCheckInterval: UInt64 = 25_000_000
+
+    private struct Mailbox {
+        var tasks: [@Sendable () -> Void] = []
+        /// The wake-up descriptor has been written since the loop last took the tasks.
+        var wakeupPending = false
+    }
+
     private let epollFD: Int32
-    private var source: DispatchSourceRead?
-    // Confined to `queue`. Tokens, not descriptors, key the table: an event still queued for a
-    // socket that closed in the same batch finds nothing instead of a newer socket's handler.
+    /// Written by `execute` to wake the loop.
+    private let wakeupFD: Int32
+    private let mailbox = Locked(Mailbox())
+    // Touched only on the loop's thread. Tokens, not descriptors, key the table: an event still
+    // queued for a socket that closed in the same batch finds nothing instead of a newer
+    // socket's handler. Token 0 is the wake-up descriptor.
     private var handlers: [UInt64: Handler] = [:]
     private var nextToken: UInt64 = 1
+    private var stopping = false
     private var readyMasks = [UInt32](repeating: 0, count: 256)
     private var readyTokens = [UInt64](repeating: 0, count: 256)
+    private var loopThread = pthread_t()
 
     init(label: String) throws {
         epollFD = cepoll_create()
         guard epollFD >= 0 else { throw SocketError(call: "epoll_create1", code: errno) }
-        queue = DispatchQueue(label: label, qos: .userInitiated)
-        let source = DispatchSource.makeReadSource(fileDescriptor: epollFD, queue: queue)
-        source.setEventHandler { [unowned self] in dispatchReadyEvents() }
-        let epollFD = self.epollFD
-        // The epoll descriptor is closed only here, once the source can no longer fire on it.
-        source.setCancelHandler { Glibc.close(epollFD) }
-        self.source = source
-        source.activate()
+        wakeupFD = cepoll_wakeup_create()
+        guard wakeupFD >= 0 else {
+            let code = errno
+            Glibc.close(epollFD)
+            throw SocketError(call: "eventfd", code: code)
+        }
+        guard cepoll_add(epollFD, wakeupFD, cepoll_in(), Self.wakeupToken) == 0 else {
+            let code = errno
+            Glibc.close(epollFD)
+            Glibc.close(wakeupFD)
+            throw SocketError(call: "epoll_ctl(ADD)", code: code)
+        }
+        // The thread holds the loop until `stop()` ends it.
+        let thread = Thread { [self] in run() }
+        thread.name = label
+        thread.qualityOfService = .userInitiated
+        thread.start()
     }
 
-    /// Watches `fd` for input. Call on `queue`. Returns the token to pass back when done.
+    /// Runs `task` on the loop's thread, after what it is doing now. From any thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let wake = mailbox.withLock { mailbox -> Bool in
+            mailbox.tasks.append(task)
+            if mailbox.wakeupPending { return false }
+            mailbox.wakeupPending = true
+            return true
+        }
+        if wake { cepoll_wakeup_signal(wakeupFD) }
+    }
+
+    /// Whether the caller is on the loop's thread.
+    var isCurrent: Bool { pthread_equal(pthread_self(), loopThread) != 0 }
+
+    /// Watches `fd` for input. Call on the loop's thread. Returns the token to pass back when done.
     func register(_ fd: Int32, handler: Handler) throws -> UInt64 {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assert(isCurrent)
         let token = nextToken
         nextToken += 1
         guard cepoll_add(epollFD, fd, Self.inputEvents, token) == 0 else { throw SocketError(call: "epoll_ctl(ADD)", code: errno) }
@@ -58,36 +102,68 @@ final class EventLoop: @unchecked Sendable {
 
     /// Stops watching `fd`; the caller closes it afterwards.
     func deregister(_ fd: Int32, token: UInt64) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assert(isCurrent)
         cepoll_delete(epollFD, fd)
         handlers[token] = nil
     }
 
-    /// Stops the loop once its connections are gone.
+    /// Ends the loop's thread once its connections are gone.
     func stop() {
-        queue.async { [self] in
-            source?.cancel()
-            source = nil
-        }
+        execute { [self] in stopping = true }
     }
 
+    // Closed only once nothing holds the loop: a late `execute` (a commit answered after
+    // shutdown) still writes to its own descriptor, never to one the number was reused for.
+    deinit {
+        Glibc.close(epollFD)
+        Glibc.close(wakeupFD)
+    }
+
+    private static let wakeupToken: UInt64 = 0
     private static let inputEvents = cepoll_in() | cepoll_rdhup() | cepoll_et()
     private static let inputReady = cepoll_in() | cepoll_rdhup() | cepoll_hup() | cepoll_err()
     private static let hangUp = cepoll_rdhup() | cepoll_hup() | cepoll_err()
 
-    private func dispatchReadyEvents() {
-        let capacity = readyMasks.count
-        while true {
-            let count = Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(capacity), 0))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            for index in 0..<count {
+    private func run() {
+        loopThread = pthread_self()
+        var nextDeadlineCheck = Self.now() + Self.deadlineCheckInterval
+        while !stopping {
+            let hasTasks = mailbox.withLock { !$0.tasks.isEmpty }
+            let now = Self.now()
+            // Without connections there are no deadlines to check: wait for work alone.
+            let timeout = hasTasks ? 0 : handlers.isEmpty ? -1
+                : Int32(clamping: (nextDeadlineCheck &- min(now, nextDeadlineCheck)) / 1_000_000 + 1)
+            let count = Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(readyMasks.count), timeout))
+            if count < 0 && errno != EINTR {
+                // Only a programming error (a bad descriptor) gets here; say so rather than spin.
+                fatalError("epoll_wait failed: \(SocketError(call: "epoll_wait", code: errno))")
+            }
+            for index in 0..<max(0, count) {
                 let mask = readyMasks[index]
                 let token = readyTokens[index]
+                if token == Self.wakeupToken {
+                    cepoll_wakeup_clear(wakeupFD)
+                    continue
+                }
                 if mask & Self.inputReady != 0 { handlers[token]?.readable(hangUp: mask & Self.hangUp != 0) }
                 if mask & cepoll_out() != 0 { handlers[token]?.writable() }
             }
-            if count < capacity { return }
+            let tasks = mailbox.withLock { mailbox -> [@Sendable () -> Void] in
+                mailbox.wakeupPending = false
+                var taken: [@Sendable () -> Void] = []
+                swap(&taken, &mailbox.tasks)
+                return taken
+            }
+            // Nothing given after `stop()` runs: the connections are gone by then.
+            for task in tasks where !stopping { task() }
+            let checked = Self.now()
+            if checked >= nextDeadlineCheck {
+                nextDeadlineCheck = checked + Self.deadlineCheckInterval
+                // A handler may close, and so leave the table, when told.
+                for handler in handlers.values.filter({ $0.deadlineDue <= checked }) { handler.deadlineReached() }
+            }
         }
     }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

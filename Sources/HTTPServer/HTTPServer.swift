@@ -3,9 +3,9 @@ import Glibc
 import Locking
 import Synchronization
 
-/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources: one watches the
-/// listening socket, and one per event loop (see `Configuration.eventLoopCount`) watches that loop's epoll instance,
-/// which holds its connections. See `EventLoop` for why connections are not sources each.
+/// An HTTP/1.1 server on non-blocking POSIX sockets: a Dispatch source watches the listening
+/// socket, and each event loop (see `Configuration.eventLoopCount`) is a thread that waits on its
+/// own epoll instance, which holds its connections. See `EventLoop` for why.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -98,7 +98,7 @@ public final class HTTPServer: Sendable {
             source.cancel()
         }
         for connection in registry.withLock({ Array($0.connections.values) }) {
-            connection.queue.async { connection.drain() }
+            connection.loop.execute { connection.drain() }
         }
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
@@ -106,7 +106,7 @@ public final class HTTPServer: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         for connection in registry.withLock({ Array($0.connections.values) }) {
-            connection.queue.async { connection.close() }
+            connection.loop.execute { connection.close() }
         }
         let hardDeadline = clock.now + .seconds(1)
         while openConnections > 0 && clock.now < hardDeadline {
@@ -133,7 +133,7 @@ public final class HTTPServer: Sendable {
                 let loop = loops[listener.nextLoop]
                 let connection = Connection(fd: fd, context: context, loop: loop)
                 registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
-                loop.queue.async { connection.start() }
+                loop.execute { connection.start() }
             case .wouldBlock:
                 return
             case .skipped:

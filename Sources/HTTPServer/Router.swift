@@ -1,6 +1,6 @@
-/// How a route answers. Most routes answer at once on the connection's queue; routes that wait
-/// (for the store, say) are async and run as a task. A `callback` route starts on the
-/// connection's queue and answers later through its `Responder` from any thread, without a
+/// How a route answers. Most routes answer at once on the connection's event loop; routes that
+/// wait (for the store, say) are async and run as a task. A `callback` route starts on the
+/// connection's event loop and answers later through its `Responder` from any thread, without a
 /// task: the hot send path uses it to spare two thread hops per request.
 public enum Handler: Sendable {
     case immediate(@Sendable (Request) throws -> Response)
@@ -8,7 +8,7 @@ public enum Handler: Sendable {
     case callback(@Sendable (Request, Responder) throws -> Void)
 }
 
-/// Answers a `callback` route's request once. The response is built on the connection's queue,
+/// Answers a `callback` route's request once. The response is built on the connection's loop,
 /// whichever thread calls `respond`, so heavy work stays off threads like the store's writer.
 public struct Responder: Sendable {
     let deliver: @Sendable (@escaping @Sendable () throws -> Response) -> Void
