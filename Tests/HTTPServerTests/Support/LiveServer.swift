@@ -26,8 +26,9 @@ func makeLiveTestRouter() -> Router {
         await Task.yield()
         return Response(headers: ["Content-Type": "application/octet-stream"], body: request.body)
     })
+    // Long enough that a test on a loaded machine still acts while it runs.
     router.get("/slow", .async { _ in
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(600))
         return Response(headers: ["Content-Type": "text/plain"], body: Array("slow".utf8))
     })
     router.get("/id", .immediate { request in
