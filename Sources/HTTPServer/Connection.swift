@@ -427,7 +427,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     private func setDeadline(_ value: UInt64) {
         deadline = value
-        deadlineDue = min(deadlineDue, value)
+        if value < deadlineDue {
+            deadlineDue = value
+            loop.deadlineMoved(to: value)
+        }
     }
 
     func deadlineReached() {

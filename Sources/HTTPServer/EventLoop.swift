@@ -21,12 +21,12 @@ final class EventLoop: @unchecked Sendable {
         func readable(hangUp: Bool)
         func writable()
         /// When the handler wants `deadlineReached()` (`DispatchTime` uptime nanoseconds; `.max`:
-        /// never). Checked every `deadlineCheckInterval`.
+        /// never). A handler that moves it earlier says so with `deadlineMoved(to:)`.
         var deadlineDue: UInt64 { get }
         func deadlineReached()
     }
 
-    /// How often deadlines are checked: how late a timeout may be answered.
+    /// Deadlines are checked at most this often: how late a timeout may be answered.
     static let deadlineCheckInterval: UInt64 = 25_000_000
 
     private struct Mailbox {
@@ -45,6 +45,9 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [UInt64: Handler] = [:]
     private var nextToken: UInt64 = 1
     private var stopping = false
+    /// No handler's deadline is due before this (`.max`: none is set), so until then the loop
+    /// neither wakes for deadlines nor looks at its handlers: idle connections cost nothing.
+    private var earliestDeadline: UInt64 = .max
     private var readyMasks = [UInt32](repeating: 0, count: 256)
     private var readyTokens = [UInt64](repeating: 0, count: 256)
     private var loopThread = pthread_t()
@@ -107,6 +110,11 @@ final class EventLoop: @unchecked Sendable {
         handlers[token] = nil
     }
 
+    /// A handler's `deadlineDue` moved earlier. Call on the loop's thread.
+    func deadlineMoved(to due: UInt64) {
+        earliestDeadline = min(earliestDeadline, due)
+    }
+
     /// Ends the loop's thread once its connections are gone.
     func stop() {
         execute { [self] in stopping = true }
@@ -130,9 +138,9 @@ final class EventLoop: @unchecked Sendable {
         while !stopping {
             let hasTasks = mailbox.withLock { !$0.tasks.isEmpty }
             let now = Self.now()
-            // Without connections there are no deadlines to check: wait for work alone.
-            let timeout = hasTasks ? 0 : handlers.isEmpty ? -1
-                : Int32(clamping: (nextDeadlineCheck &- min(now, nextDeadlineCheck)) / 1_000_000 + 1)
+            let check = max(nextDeadlineCheck, earliestDeadline)
+            // With no deadline set, wait for sockets and work alone.
+            let timeout = hasTasks ? 0 : check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
             let count = Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(readyMasks.count), timeout))
             if count < 0 && errno != EINTR {
                 // Only a programming error (a bad descriptor) gets here; say so rather than spin.
@@ -157,12 +165,23 @@ final class EventLoop: @unchecked Sendable {
             // Nothing given after `stop()` runs: the connections are gone by then.
             for task in tasks where !stopping { task() }
             let checked = Self.now()
-            if checked >= nextDeadlineCheck {
+            if checked >= check {
                 nextDeadlineCheck = checked + Self.deadlineCheckInterval
-                // A handler may close, and so leave the table, when told.
-                for handler in handlers.values.filter({ $0.deadlineDue <= checked }) { handler.deadlineReached() }
+                checkDeadlines(now: checked)
             }
         }
+    }
+
+    /// Tells the handlers whose deadline has come, and finds the next one.
+    private func checkDeadlines(now: UInt64) {
+        earliestDeadline = .max
+        var reached: [Handler] = []
+        for handler in handlers.values {
+            let due = handler.deadlineDue
+            if due <= now { reached.append(handler) } else { earliestDeadline = min(earliestDeadline, due) }
+        }
+        // Told after the pass: a handler may close, and so leave the table, or set a new deadline.
+        for handler in reached { handler.deadlineReached() }
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
