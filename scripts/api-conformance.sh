@@ -27,7 +27,8 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-api.XXXXXX")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$binary" serve --port "$port" --data-dir "$work/data" --log-level warn >"$work/log.jsonl" 2>&1 &
+# No per-user send limit: every generated send comes from the token's one user.
+"$binary" serve --port "$port" --data-dir "$work/data" --log-level warn --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
