@@ -59,7 +59,6 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     /// Pipelined bytes buffered while a request is handled before reading pauses.
     private static let pipelineBufferLimit = 64 * 1024
-    private static let readChunk = 16 * 1024
     /// Most bytes read in one wake-up, so one fast client cannot starve the others on its thread.
     private static let readBudget = 256 * 1024
 
@@ -104,19 +103,17 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private func readAvailable() -> Int {
         var total = 0
         reading: while total < Self.readBudget {
-            let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
-                let result = Socket.read(fd, into: buffer)
-                if case .bytes(let count) = result {
-                    parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                }
-                return result
+            let buffer = loop.readBuffer
+            let result = Socket.read(fd, into: buffer)
+            if case .bytes(let count) = result {
+                parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
             switch result {
             case .bytes(let count):
                 total += count
                 // A short read drained the socket (a later arrival raises a new edge), unless the
                 // peer hung up: then its EOF is still to be read.
-                if count < Self.readChunk && !peerHungUp { break reading }
+                if count < loop.readBuffer.count && !peerHungUp { break reading }
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.

@@ -48,6 +48,9 @@ final class EventLoop: @unchecked Sendable {
     /// No handler's deadline is due before this (`.max`: none is set), so until then the loop
     /// neither wakes for deadlines nor looks at its handlers: idle connections cost nothing.
     private var earliestDeadline: UInt64 = .max
+    /// Where the loop's connections read their sockets into, one at a time: allocated once, as
+    /// a read per request would otherwise allocate and free 16 KiB.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     private var readyMasks = [UInt32](repeating: 0, count: 256)
     private var readyTokens = [UInt64](repeating: 0, count: 256)
     private var loopThread = pthread_t()
@@ -125,6 +128,7 @@ final class EventLoop: @unchecked Sendable {
     deinit {
         Glibc.close(epollFD)
         Glibc.close(wakeupFD)
+        readBuffer.deallocate()
     }
 
     private static let wakeupToken: UInt64 = 0
