@@ -82,6 +82,11 @@ public enum JSONValue: Sendable, Equatable {
 public struct StrictJSONError: Error, Sendable, Equatable {
     public var reason: String
     public var offset: Int
+
+    static let nestedTooDeeply = "nested too deeply"
+
+    /// The input nests arrays and objects deeper than the parser's `maxDepth`.
+    public var isTooDeep: Bool { reason == Self.nestedTooDeeply }
 }
 
 public struct StrictJSONParser {
@@ -133,7 +138,7 @@ public struct StrictJSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(StrictJSONError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nested too deeply") }
+        guard depth <= maxDepth else { throw error(StrictJSONError.nestedTooDeeply) }
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -161,7 +166,7 @@ public struct StrictJSONParser {
     }
 
     private mutating func parseArray(depth: Int) throws(StrictJSONError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nested too deeply") }
+        guard depth <= maxDepth else { throw error(StrictJSONError.nestedTooDeeply) }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()

@@ -28,9 +28,15 @@ struct MessagesRoutes: Sendable {
         var custom: String?
 
         init(_ request: Request) throws(HTTPError) {
-            try request.checkJSONBody()
-            guard let parsed = try? StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth),
-                  case .object(let members) = parsed else {
+            // The strict parser bounds the depth itself: the body is read once.
+            try request.checkJSONBody(checkingDepth: false)
+            let parsed: JSONValue
+            do {
+                parsed = try StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth)
+            } catch {
+                throw error.isTooDeep ? request.jsonTooDeep : .badRequest("invalid_json", "The request body is not a valid JSON object.")
+            }
+            guard case .object(let members) = parsed else {
                 throw .badRequest("invalid_json", "The request body is not a valid JSON object.")
             }
             func optionalString(_ name: String) throws(HTTPError) -> String? {

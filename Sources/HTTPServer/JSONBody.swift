@@ -19,14 +19,19 @@ extension Request {
 
     /// The checks every JSON body passes before it is parsed: a JSON media type (or none), not
     /// empty, not nested past the limit. For handlers that parse the body themselves.
-    public func checkJSONBody() throws(HTTPError) {
+    /// `checkingDepth: false` leaves the depth to a parser that bounds it itself and answers
+    /// `jsonTooDeep` (a second pass over every body costs the hot send path).
+    public func checkJSONBody(checkingDepth: Bool = true) throws(HTTPError) {
         if let contentType = headers["content-type"], !Self.isJSON(contentType) {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
                             detail: "The body must be JSON (Content-Type: application/json).")
         }
         guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
-        try JSONDepth.check(body, limit: maxJSONDepth)
+        if checkingDepth { try JSONDepth.check(body, limit: maxJSONDepth) }
     }
+
+    /// 400 `json_too_deep`: the body nests deeper than `maxJSONDepth`.
+    public var jsonTooDeep: HTTPError { JSONDepth.tooDeep(limit: maxJSONDepth) }
 
     /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).
     public static func isJSON(_ contentType: String) -> Bool {
@@ -58,6 +63,11 @@ extension Request {
 /// Measures how deeply arrays and objects nest, in one pass over the bytes and without parsing
 /// anything, so a hostile body of a million `[` is refused before a parser recurses into it.
 enum JSONDepth {
+    static func tooDeep(limit: Int) -> HTTPError {
+        HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(limit) levels.",
+                  detailArguments: [String(limit)])
+    }
+
     static func check(_ bytes: [UInt8], limit: Int) throws(HTTPError) {
         var depth = 0
         var inString = false
@@ -78,10 +88,7 @@ enum JSONDepth {
                 inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > limit {
-                    throw HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(limit) levels.",
-                                    detailArguments: [String(limit)])
-                }
+                if depth > limit { throw tooDeep(limit: limit) }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1
             default:

@@ -199,6 +199,12 @@ import TestSupport
                                body: #"{"text":5}"#).status == 400)
             #expect(try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
                                body: #"{"text":"a","text":"b"}"#).status == 400)
+            // Too deep is told apart from malformed, as for every other JSON body.
+            let deep = try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice",
+                                  body: #"{"text":"x","custom":{"a":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}")
+            #expect(deep.status == 400 && deep.json?["code"] as? String == "json_too_deep")
+            let malformed = try h.call("POST", "/v1/channels/messaging:general/messages", as: "alice", body: #"{"text":"x""#)
+            #expect(malformed.status == 400 && malformed.json?["code"] as? String == "invalid_json")
             let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: "bob")
             #expect((page.json?["messages"] as? [Any])?.count == 3)
         }
