@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the parser found next in the byte stream.
 public enum HTTPParserEvent: Sendable, Equatable {
     /// A complete, validated request head. Body events, if any, follow, then `end`.
@@ -189,7 +191,7 @@ public struct HTTPRequestParser: Sendable {
     private mutating func nextLine(limit: Int, tooLong: HTTPParseError) throws(HTTPParseError) -> ArraySlice<UInt8>? {
         let start = readIndex
         let searchFrom = max(scanIndex, start)
-        guard let lf = buffer[searchFrom...].firstIndex(of: ASCII.lf) else {
+        guard let lf = Self.firstIndex(of: ASCII.lf, in: buffer, from: searchFrom, to: buffer.count) else {
             // Allow for the CR of a CRLF that has not arrived yet.
             if buffer.count - start > limit + 1 { throw tooLong }
             scanIndex = buffer.count
@@ -203,12 +205,24 @@ public struct HTTPRequestParser: Sendable {
         }
         let line = buffer[start..<(lf - 1)]
         if line.count > limit { throw tooLong }
-        for byte in line where byte == ASCII.cr || byte == 0 {
-            throw .bad(byte == 0 ? "nul_in_header" : "bare_cr", byte == 0 ? "NUL in the request head." : "A bare CR in the request head.")
-        }
+        // Whichever of a CR or a NUL comes first inside the line decides the error.
+        let cr = Self.firstIndex(of: ASCII.cr, in: buffer, from: start, to: lf - 1)
+        let nul = Self.firstIndex(of: 0, in: buffer, from: start, to: cr ?? lf - 1)
+        if nul != nil { throw .bad("nul_in_header", "NUL in the request head.") }
+        if cr != nil { throw .bad("bare_cr", "A bare CR in the request head.") }
         readIndex = lf + 1
         scanIndex = readIndex
         return line
+    }
+
+    /// The first index of `byte` in `bytes[from..<to]`, found with `memchr` (a head is scanned
+    /// byte by byte for every request otherwise).
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from: Int, to: Int) -> Int? {
+        guard from < to else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let found = memchr(buffer.baseAddress! + from, Int32(byte), to - from) else { return nil }
+            return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
+        }
     }
 
     private mutating func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) {
