@@ -30,15 +30,14 @@ struct MessagesRoutes: Sendable {
         init(_ request: Request) throws(HTTPError) {
             // The strict parser bounds the depth itself: the body is read once.
             try request.checkJSONBody(checkingDepth: false)
+            let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.")
             let parsed: JSONValue
             do {
                 parsed = try StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth)
             } catch {
-                throw error.isTooDeep ? request.jsonTooDeep : .badRequest("invalid_json", "The request body is not a valid JSON object.")
+                throw error.isTooDeep ? request.jsonTooDeep : notAnObject
             }
-            guard case .object(let members) = parsed else {
-                throw .badRequest("invalid_json", "The request body is not a valid JSON object.")
-            }
+            guard case .object(let members) = parsed else { throw notAnObject }
             func optionalString(_ name: String) throws(HTTPError) -> String? {
                 switch members[name] {
                 case nil, .null?: return nil

@@ -124,6 +124,7 @@ public final class Database {
               let name = vfs?.pointee.zName else { return nil }
         return String(cString: name)
     }
+
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

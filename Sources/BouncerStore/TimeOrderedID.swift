@@ -11,6 +11,7 @@ public enum TimeOrderedID {
     public static func make(milliseconds: UInt64 = currentMilliseconds()) -> String {
         let (time, high, low) = state.withLock { state -> (UInt64, UInt16, UInt64) in
             if milliseconds > state.milliseconds {
+                let random = randomBits()
                 state = (milliseconds, UInt16(truncatingIfNeeded: random.high), random.low >> 1)
             } else {
                 // Same (or an earlier, after a clock step back) millisecond: count up from the last.
@@ -36,9 +37,9 @@ public enum TimeOrderedID {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// 128 bits from glibc's generator (seeded from the kernel) in one call: the standard
+    /// 128 random bits in one call to the system's generator (`arc4random_buf`): the standard
     /// library's makes a system call for each 64 bits.
-    private static var random: (high: UInt64, low: UInt64) {
+    private static func randomBits() -> (high: UInt64, low: UInt64) {
         var bits: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &bits) { arc4random_buf($0.baseAddress!, $0.count) }
         return bits

@@ -102,8 +102,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// failed and was closed. Body bytes push the body idle deadline out.
     private func readAvailable() -> Int {
         var total = 0
+        let buffer = loop.readBuffer
         reading: while total < Self.readBudget {
-            let buffer = loop.readBuffer
             let result = Socket.read(fd, into: buffer)
             if case .bytes(let count) = result {
                 parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -113,7 +113,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 total += count
                 // A short read drained the socket (a later arrival raises a new edge), unless the
                 // peer hung up: then its EOF is still to be read.
-                if count < loop.readBuffer.count && !peerHungUp { break reading }
+                if count < buffer.count && !peerHungUp { break reading }
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.

@@ -140,11 +140,12 @@ final class EventLoop: @unchecked Sendable {
         loopThread = pthread_self()
         var nextDeadlineCheck = Self.now() + Self.deadlineCheckInterval
         while !stopping {
-            let hasTasks = mailbox.withLock { !$0.tasks.isEmpty }
             let now = Self.now()
             let check = max(nextDeadlineCheck, earliestDeadline)
-            // With no deadline set, wait for sockets and work alone.
-            let timeout = hasTasks ? 0 : check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
+            // With no deadline set, wait for sockets and work alone. Work handed over while the
+            // loop is busy needs no look here: once the loop has taken the tasks, the next
+            // `execute` writes the wake-up descriptor, so this wait returns at once.
+            let timeout = check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
             let count = Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(readyMasks.count), timeout))
             if count < 0 && errno != EINTR {
                 // Only a programming error (a bad descriptor) gets here; say so rather than spin.
