@@ -26,6 +26,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
     static let constraintPrimaryKey: Int32 = SQLITE_CONSTRAINT | (6 << 8)
 
+    /// A group commit's transaction ended under one of its writes (SQLite rolls the whole of it
+    /// back on some errors): every write of the group fails with this.
+    static let groupRolledBack = DatabaseError(
+        resultCode: SQLITE_ABORT, message: "a write's error rolled back its group's transaction; no write of the group was kept")
+
     public var isUniqueConstraintViolation: Bool {
         extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey
     }

@@ -10,7 +10,8 @@ extension SQLiteStore: MessageRepository {
             existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
                 ? .replayed(existing) : .conflict
         }
-        writer.write({ database in
+        // Without system flags, the insert below is the only statement that changes anything.
+        writer.write(oneStatement: flags.isEmpty, { database in
             // A retry is answered with what it first made, whatever has happened to the parent since.
             // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
             if message.parentID != nil, let existing = try Self.readMessage(database, id: message.id) {

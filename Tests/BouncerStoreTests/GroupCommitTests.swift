@@ -67,6 +67,79 @@ import TestSupport
         #expect(count == 92)
     }
 
+    @Test func oneStatementWritesNeedNoSavepointToFailAlone() async throws {
+        let directory = try TemporaryDirectory()
+        let batches = Locked<[Int]>([])
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema) { report in
+            batches.withLock { $0.append(report.size) }
+        }
+        defer { store.close() }
+        let outcomes = try await Self.writeHeldTogether(store, (0..<50).map { index in
+            // Every tenth write collides with a label another write also inserts.
+            let label = index % 10 == 0 ? "duplicate" : "unique-\(index)"
+            return (true, { database in try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)]) })
+        })
+        #expect(outcomes.filter { $0 == nil }.count == 46, "one of the five colliding writes succeeds")
+        let failures = outcomes.compactMap { $0 as? DatabaseError }
+        #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
+        #expect(batches.withLock { $0 }.last == 50, "the 50 writes made one group")
+        let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) } }
+        #expect(labels.count == 46 && Set(labels).count == 46)
+    }
+
+    @Test func aWriteThatEndsItsGroupsTransactionFailsTheGroupAndNothingAfterItRuns() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
+        defer { store.close() }
+        // SQLite rolls a whole transaction back on some errors (a full disk, an I/O error); a
+        // ROLLBACK inside a write does the same thing on purpose.
+        let insert: (String) -> @Sendable (Database) throws -> Void = { label in
+            { database in try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)]) }
+        }
+        let outcomes = try await Self.writeHeldTogether(store, [
+            (false, insert("before")), (true, insert("before, one statement")),
+            (false, { database in try database.execute("ROLLBACK") }),
+            (false, insert("after")), (true, insert("after, one statement")),
+        ])
+        for outcome in outcomes {
+            #expect((outcome as? DatabaseError)?.resultCode == DatabaseError.groupRolledBack.resultCode, "\(String(describing: outcome))")
+        }
+        #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 0,
+                "no write of the failed group was kept, not even those after the rollback")
+        // The writer goes on with the next group.
+        try await store.writer.write { database in try database.execute("INSERT INTO items (label) VALUES ('next')") }
+        #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 1)
+    }
+
+    /// Queues `writes` while the writer is held inside another group, so that they all make the
+    /// next group; returns each write's error, or nil for a write that was committed.
+    private static func writeHeldTogether(_ store: SQLiteStore,
+                                          _ writes: [(oneStatement: Bool, work: @Sendable (Database) throws -> Void)])
+        async throws -> [(any Error)?] {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.writer.write({ _ in
+            started.signal()
+            release.wait()
+        }, completion: { _ in })
+        started.wait()
+        let outcomes = Locked<[Int: (any Error)?]>([:])
+        let finished = DispatchGroup()
+        for (index, write) in writes.enumerated() {
+            finished.enter()
+            store.writer.write(oneStatement: write.oneStatement, write.work) { result in
+                let error: (any Error)? = if case .failure(let error) = result { error } else { nil }
+                outcomes.withLock { $0[index] = error }
+                finished.leave()
+            }
+        }
+        release.signal()
+        await withCheckedContinuation { continuation in
+            finished.notify(queue: .global()) { continuation.resume() }
+        }
+        return outcomes.withLock { all in writes.indices.map { all[$0] ?? nil } }
+    }
+
     @Test func readersSeeCommittedWritesAndCannotWrite() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path("store.sqlite3"), migrations: Self.schema)
