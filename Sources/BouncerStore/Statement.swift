@@ -29,10 +29,11 @@ public final class Statement {
         String(cString: sqlite3_column_name(handle, $0))
     }
 
-    /// Resets the statement and binds `arguments` to its parameters, in order.
+    /// Resets the statement and binds `arguments` to its parameters, in order. Every parameter
+    /// is bound each time, so the last values are not cleared first: a text bound over an earlier
+    /// one reuses its buffer instead of freeing it and allocating another.
     public func bind(_ arguments: [DatabaseValue]) throws(DatabaseError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
             throw DatabaseError(resultCode: SQLITE_RANGE, message: "expected \(expected) arguments, got \(arguments.count)", sql: sql)

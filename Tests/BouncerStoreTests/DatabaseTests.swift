@@ -57,6 +57,22 @@ import TestSupport
         #expect(try database.fetchValue("SELECT ? + 1", [1], as: Int.self) == 2)
     }
 
+    @Test func aCachedStatementBoundAgainKeepsNothingOfItsLastValues() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        // Each run binds over the last one's values, longer and shorter texts, other types, NULL.
+        let runs: [[DatabaseValue]] = [
+            [.text(String(repeating: "long text ", count: 100)), .blob([1, 2, 3]), .integer(7)],
+            [.text("short"), .null, .text("now text")],
+            [.null, .blob([]), .real(0.5)],
+            [.text(""), .text("é"), .null],
+        ]
+        for values in runs {
+            let row = try #require(try database.fetchOne("SELECT ? AS a, ? AS b, ? AS c", values))
+            #expect(row.values == values)
+        }
+    }
+
     @Test func openingAMissingReadOnlyFileFails() throws {
         let directory = try TemporaryDirectory()
         let error = try #require(throws: DatabaseError.self) {
