@@ -45,25 +45,26 @@ enum WordsBuilder {
     static func build(from text: NormalizedText, into result: inout NormalizedText) {
         let count = text.folded.count
         guard count > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var origin = [Int32](repeating: 0, count: count)
-        var tokenFields = [Int32](repeating: 0, count: Tokens.capacity(forBytes: count) * 4)
-        var length = 0
-        var tokenCount = 0
-        text.folded.withUnsafeBufferPointer { folded in
-            text.foldedOrigin.withUnsafeBufferPointer { folding in
-                bytes.withUnsafeMutableBufferPointer { bytes in
-                    origin.withUnsafeMutableBufferPointer { origin in
-                        tokenFields.withUnsafeMutableBufferPointer { fields in
-                            var tokens = Tokens(fields)
-                            length = readLeetspeak(folded, folding, into: bytes, origin, tokens: &tokens)
-                            tokenCount = tokens.count
-                        }
-                    }
+        // The passes' scratch (the leet-read bytes, their origins, the tokens) in one temporary
+        // allocation, on the stack when it fits: arrays would cost three heap allocations, three
+        // type lookups and three zero fills for every message sent.
+        let tokenCapacity = Tokens.capacity(forBytes: count) * 4
+        let byteSlots = (count + 3) / 4
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + tokenCapacity + byteSlots) { scratch in
+            let base = scratch.baseAddress!
+            let origin = UnsafeMutableBufferPointer(start: base, count: count)
+            let fields = UnsafeMutableBufferPointer(start: base + count, count: tokenCapacity)
+            let bytes = UnsafeMutableRawPointer(base + count + tokenCapacity).bindMemory(to: UInt8.self, capacity: count)
+            let leetBytes = UnsafeMutableBufferPointer(start: bytes, count: count)
+            var tokens = Tokens(fields)
+            let length = text.folded.withUnsafeBufferPointer { folded in
+                text.foldedOrigin.withUnsafeBufferPointer { folding in
+                    readLeetspeak(folded, folding, into: leetBytes, origin, tokens: &tokens)
                 }
             }
+            writeWords(UnsafeBufferPointer(leetBytes), UnsafeBufferPointer(origin), length: length,
+                       tokenFields: UnsafeBufferPointer(fields), tokenCount: tokens.count, into: &result)
         }
-        writeWords(bytes, origin, length: length, tokenFields: tokenFields, tokenCount: tokenCount, into: &result)
     }
 
     /// Pass 1: reads leetspeak symbols and digits, and cuts the text into tokens. Returns the
@@ -119,17 +120,30 @@ enum WordsBuilder {
                 if tokenStart < 0 { tokenStart = length }
                 bytes[length] = byte
                 origin[length] = folding[index]
-                length += 1
+                length &+= 1
+                index &+= 1
+                // Most of a text is letters in a row: copy the rest of such a run in a tight loop.
+                // A letter changes none of the state above but `tokenHasLetter`.
+                while index < folded.count {
+                    let next = folded[index]
+                    guard isLetter(next) else { break }
+                    tokenHasLetter = true
+                    bytes[length] = next
+                    origin[length] = folding[index]
+                    length &+= 1
+                    index &+= 1
+                }
+                continue
             }
-            index += 1
+            index &+= 1
         }
         return length
     }
 
     /// Pass 2: joins runs of single letters, separates words by one space, writes each repeated
     /// letter once with its run length.
-    private static func writeWords(_ bytes: [UInt8], _ origin: [Int32], length: Int, tokenFields: [Int32], tokenCount: Int,
-                                   into result: inout NormalizedText) {
+    private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origin: UnsafeBufferPointer<Int32>, length: Int,
+                                   tokenFields: UnsafeBufferPointer<Int32>, tokenCount: Int, into result: inout NormalizedText) {
         // Written straight into the four arrays' storage, which is then cut to what was written.
         let capacity = length + tokenCount
         var written = 0
@@ -140,9 +154,6 @@ enum WordsBuilder {
         starts = [Int32](unsafeUninitializedCapacity: capacity) { starts, startsCount in
         ends = [Int32](unsafeUninitializedCapacity: capacity) { ends, endsCount in
         runs = [UInt16](unsafeUninitializedCapacity: capacity) { runs, runsCount in
-        bytes.withUnsafeBufferPointer { bytes in
-        origin.withUnsafeBufferPointer { origin in
-        tokenFields.withUnsafeBufferPointer { tokenFields in
             @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
             @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
             var index = 0
@@ -195,7 +206,6 @@ enum WordsBuilder {
                 }
                 index = last + 1
             }
-        }}}
         runsCount = written }
         endsCount = written }
         startsCount = written }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BouncerModeration
 
@@ -46,6 +47,19 @@ import Testing
         #expect(text.foldedOrigin == [0, 1, 1, 1, 1, 2])
         let span = text.span(scalars: 1, 3)
         #expect(span == MatchSpan(text: "🙂b", start: 1, end: 3, utf16Start: 1, utf16End: 4))
+    }
+
+    /// The words pass keeps its scratch on the stack when it fits, and on the heap when not: a
+    /// text far larger than a small thread stack is normalized there all the same.
+    @Test func aLargeTextIsNormalizedOnASmallStack() async {
+        let text = String(repeating: "sh1t happens, f.u.c.k ", count: 20_000)  // 440,000 bytes
+        let words = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: NormalizedText(text).words) }
+            thread.stackSize = 128 * 1024
+            thread.start()
+        }
+        let expected = Array(String(repeating: " shit hapens fuck", count: 20_000).dropFirst().utf8)
+        #expect(words == expected)
     }
 
     /// Found by fuzzing: `℀` folds to `a/c`, two words from one character, and the space
