@@ -123,6 +123,11 @@ public struct Response: Sendable {
 enum PercentDecoding {
     /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.
     static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        // Most segments and values have nothing to decode: then they are the text as it is (a
+        // Substring is valid UTF-8 already), with no buffer to fill and validate.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
