@@ -127,6 +127,14 @@ struct RouterTests {
         #expect(RequestHead(method: "GET", target: "/empty?", headers: [:]).query == "")
     }
 
+    @Test("query values are percent-decoded, + reads as a space, and plain ones come back as they are")
+    func queryDecoding() {
+        let head = RequestHead(method: "GET", target: "/q?a=x+y&b=c%2Bd&c=plain&d=%E2%9C%93&e=%zz&caf%C3%A9=1", headers: [:])
+        let request = Request(head: head, id: "test")
+        #expect(request.queryItems.map(\.name) == ["a", "b", "c", "d", "e", "café"])
+        #expect(request.queryItems.map(\.value) == ["x y", "c+d", "plain", "✓", "%zz", "1"])
+    }
+
     @Test("routes lists what was added")
     func routesList() {
         #expect(router.routes.count == 8)
