@@ -20,21 +20,25 @@ public enum TimeOrderedID {
             }
             return state
         }
-        var bytes = [UInt8](repeating: 0, count: 26)
-        var value = time
-        for index in stride(from: 9, through: 0, by: -1) {
-            bytes[index] = alphabet[Int(value & 31)]
-            value >>= 5
+        // Written straight into the string's storage: one allocation for each id.
+        return String(unsafeUninitializedCapacity: 26) { bytes in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var value = time
+                for index in stride(from: 9, through: 0, by: -1) {
+                    bytes[index] = alphabet[Int(value & 31)]
+                    value >>= 5
+                }
+                // 80 random bits: 16 high, 64 low, as 16 characters.
+                var randomHigh = UInt64(high)
+                var randomLow = low
+                for index in stride(from: 25, through: 10, by: -1) {
+                    bytes[index] = alphabet[Int(randomLow & 31)]
+                    randomLow = randomLow >> 5 | (randomHigh & 31) << 59
+                    randomHigh >>= 5
+                }
+            }
+            return 26
         }
-        // 80 random bits: 16 high, 64 low, as 16 characters.
-        var randomHigh = UInt64(high)
-        var randomLow = low
-        for index in stride(from: 25, through: 10, by: -1) {
-            bytes[index] = alphabet[Int(randomLow & 31)]
-            randomLow = randomLow >> 5 | (randomHigh & 31) << 59
-            randomHigh >>= 5
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// 128 random bits in one call to the system's generator (`arc4random_buf`): the standard

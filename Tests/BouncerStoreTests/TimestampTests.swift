@@ -18,5 +18,13 @@ import Testing
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.count == 26 })
         #expect(TimeOrderedID.make(milliseconds: 1) < TimeOrderedID.make(milliseconds: 2))
+        // The milliseconds are the first 10 characters, Crockford base32; the rest is from that alphabet.
+        let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+        let before = TimeOrderedID.currentMilliseconds()
+        let id = TimeOrderedID.make()
+        let after = TimeOrderedID.currentMilliseconds()
+        let time = id.utf8.prefix(10).reduce(UInt64(0)) { $0 << 5 | UInt64(alphabet.firstIndex(of: $1) ?? 0) }
+        #expect(time >= before && time <= after, "\(id)")
+        #expect(id.utf8.allSatisfy { alphabet.contains($0) })
     }
 }
