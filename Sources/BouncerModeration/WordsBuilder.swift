@@ -46,8 +46,8 @@ enum WordsBuilder {
         let count = text.folded.count
         guard count > 0 else { return }
         // The passes' scratch (the leet-read bytes, their origins, the tokens) in one temporary
-        // allocation, on the stack when it fits: arrays would cost three heap allocations, three
-        // type lookups and three zero fills for every message sent.
+        // allocation (on the stack only for a short text): three arrays cost three allocations,
+        // three type lookups and three zero fills for every message sent.
         let tokenCapacity = Tokens.capacity(forBytes: count) * 4
         let byteSlots = (count + 3) / 4
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + tokenCapacity + byteSlots) { scratch in

@@ -113,6 +113,7 @@ public final class DatabaseWriter: Sendable {
                     guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                     item.run(database)
                 }
+                guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                 try database.executeCached("COMMIT")
             } catch {
                 commitError = error

@@ -29,9 +29,9 @@ public final class Statement {
         String(cString: sqlite3_column_name(handle, $0))
     }
 
-    /// Resets the statement and binds `arguments` to its parameters, in order. Every parameter
-    /// is bound each time, so the last values are not cleared first: a text bound over an earlier
-    /// one reuses its buffer instead of freeing it and allocating another.
+    /// Resets the statement and binds `arguments` to its parameters, in order. There must be one
+    /// for every parameter (the count is the largest index), so each is bound over its last value
+    /// and clearing them all first would be a loop for nothing.
     public func bind(_ arguments: [DatabaseValue]) throws(DatabaseError) {
         sqlite3_reset(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))

@@ -49,8 +49,8 @@ import Testing
         #expect(span == MatchSpan(text: "🙂b", start: 1, end: 3, utf16Start: 1, utf16End: 4))
     }
 
-    /// The words pass keeps its scratch on the stack when it fits, and on the heap when not: a
-    /// text far larger than a small thread stack is normalized there all the same.
+    /// The words pass's scratch is a temporary allocation, on the stack when it is small: a text
+    /// whose scratch is far larger than a small thread's stack is normalized there all the same.
     @Test func aLargeTextIsNormalizedOnASmallStack() async {
         let text = String(repeating: "sh1t happens, f.u.c.k ", count: 20_000)  // 440,000 bytes
         let words = await withCheckedContinuation { continuation in

@@ -57,10 +57,10 @@ import TestSupport
         #expect(try database.fetchValue("SELECT ? + 1", [1], as: Int.self) == 2)
     }
 
-    @Test func aCachedStatementBoundAgainKeepsNothingOfItsLastValues() throws {
+    @Test func aCachedStatementRunsAgainWithEachRunsValues() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("db.sqlite3"))
-        // Each run binds over the last one's values, longer and shorter texts, other types, NULL.
+        // Each run binds over the last one's values: longer and shorter texts, other types, NULL.
         let runs: [[DatabaseValue]] = [
             [.text(String(repeating: "long text ", count: 100)), .blob([1, 2, 3]), .integer(7)],
             [.text("short"), .null, .text("now text")],

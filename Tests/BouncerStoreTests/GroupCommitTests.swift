@@ -27,6 +27,8 @@ import TestSupport
             return try await group.reduce(into: [Int64]()) { $0.append($1) }
         }
         #expect(Set(ids).count == writers, "every write got its own row id back")
+        // A group's report comes after its writers are resumed: wait for the last one.
+        try await Self.waitUntil { batches.withLock { $0.reduce(0, +) } >= writers }
         let sizes = batches.withLock { $0 }
         #expect(sizes.reduce(0, +) == writers)
         #expect(sizes.count < writers, "writes were grouped into fewer transactions than writes: \(sizes)")
@@ -82,7 +84,8 @@ import TestSupport
         #expect(outcomes.filter { $0 == nil }.count == 46, "one of the five colliding writes succeeds")
         let failures = outcomes.compactMap { $0 as? DatabaseError }
         #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
-        #expect(batches.withLock { $0 }.last == 50, "the 50 writes made one group")
+        try await Self.waitUntil { batches.withLock { $0.contains(50) } }
+        #expect(batches.withLock { $0 }.contains(50), "the 50 writes made one group")
         let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) } }
         #expect(labels.count == 46 && Set(labels).count == 46)
     }
@@ -96,19 +99,26 @@ import TestSupport
         let insert: (String) -> @Sendable (Database) throws -> Void = { label in
             { database in try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)]) }
         }
-        let outcomes = try await Self.writeHeldTogether(store, [
-            (false, insert("before")), (true, insert("before, one statement")),
-            (false, { database in try database.execute("ROLLBACK") }),
-            (false, insert("after")), (true, insert("after, one statement")),
-        ])
-        for outcome in outcomes {
-            #expect((outcome as? DatabaseError)?.resultCode == DatabaseError.groupRolledBack.resultCode, "\(String(describing: outcome))")
+        let rollBack: @Sendable (Database) throws -> Void = { database in try database.execute("ROLLBACK") }
+        // The rollback in the middle of a group, and as its last write.
+        for writes in [[(false, insert("before")), (true, insert("before, one statement")), (false, rollBack),
+                        (false, insert("after")), (true, insert("after, one statement"))],
+                       [(true, insert("before")), (false, rollBack)]] {
+            let outcomes = try await Self.writeHeldTogether(store, writes)
+            for outcome in outcomes {
+                #expect((outcome as? DatabaseError)?.resultCode == DatabaseError.groupRolledBack.resultCode, "\(String(describing: outcome))")
+            }
+            #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 0,
+                    "no write of the failed group was kept, not even those after the rollback")
         }
-        #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 0,
-                "no write of the failed group was kept, not even those after the rollback")
         // The writer goes on with the next group.
         try await store.writer.write { database in try database.execute("INSERT INTO items (label) VALUES ('next')") }
         #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 1)
+    }
+
+    /// Polls `condition` for up to 5 seconds.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// Queues `writes` while the writer is held inside another group, so that they all make the
