@@ -125,21 +125,17 @@ struct MessageJSON: Sendable {
     /// The JSON of this message, written by hand: this is the response of every send. The
     /// stored `custom` and `moderation` are JSON already and go in as they are.
     func write(to json: inout [UInt8], custom storedCustom: String?, moderation storedModeration: String?) {
-        func field(_ name: String, _ value: String) {
-            json.append(contentsOf: ",\"\(name)\":".utf8)
-            JSONText.appendString(value, to: &json)
-        }
-        json.append(contentsOf: #"{"id":"#.utf8)
-        JSONText.appendString(id, to: &json)
-        field("channel_id", channel_id)
-        field("user_id", user_id)
-        field("text", text)
-        field("type", type)
-        field("state", state)
-        field("created_at", created_at)
-        field("updated_at", updated_at)
+        // Each member's key as one literal: this runs for every message sent and listed.
+        JSONText.appendMember(#"{"id":"#, id, to: &json)
+        JSONText.appendMember(#","channel_id":"#, channel_id, to: &json)
+        JSONText.appendMember(#","user_id":"#, user_id, to: &json)
+        JSONText.appendMember(#","text":"#, text, to: &json)
+        JSONText.appendMember(#","type":"#, type, to: &json)
+        JSONText.appendMember(#","state":"#, state, to: &json)
+        JSONText.appendMember(#","created_at":"#, created_at, to: &json)
+        JSONText.appendMember(#","updated_at":"#, updated_at, to: &json)
         json.append(contentsOf: (edited ? #","edited":true"# : #","edited":false"#).utf8)
-        if let parent_id { field("parent_id", parent_id) }
+        if let parent_id { JSONText.appendMember(#","parent_id":"#, parent_id, to: &json) }
         if let storedCustom {
             json.append(contentsOf: #","custom":"#.utf8)
             json.append(contentsOf: storedCustom.utf8)
@@ -148,7 +144,7 @@ struct MessageJSON: Sendable {
             json.append(contentsOf: #","moderation":"#.utf8)
             json.append(contentsOf: storedModeration.utf8)
         }
-        if let notice { field("notice", notice) }
+        if let notice { JSONText.appendMember(#","notice":"#, notice, to: &json) }
         if let alert {
             json.append(contentsOf: #","alert":{"title":"#.utf8)
             JSONText.appendString(alert.title, to: &json)
