@@ -27,8 +27,8 @@ echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FU
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 before=$(cpu_ticks)
 # One wrk thread drives all 64 connections: it needs about a third of a core, and on a machine
-# the server shares, a second thread only adds switching between them (interleaved runs on two
-# cores: 12% fewer messages a second with two, and 10% more server CPU a message).
+# the server shares, a second thread mostly adds switching (16 interleaved pairs on two cores:
+# with two, 5% fewer messages a second and 8% more server CPU a message on average).
 BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
   wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk.txt"
 after=$(cpu_ticks)
