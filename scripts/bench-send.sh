@@ -23,24 +23,37 @@ curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Typ
 for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$data"; done >"$work/tokens.txt"
 
 echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FULL"
-# The server's CPU time per message too: throughput on a shared machine drifts, this much less.
+# Several runs, and their median: a run's figure moves with whatever else the host is doing.
+# The server's CPU time per message too: it drifts with the host, but far less.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
-before=$(cpu_ticks)
-# One wrk thread drives all 64 connections: it needs about a third of a core, and on a machine
-# the server shares, a second thread mostly adds switching (16 interleaved pairs on two cores:
-# with two, 5% fewer messages a second and 8% more server CPU a message on average).
-BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
-  wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk.txt"
-after=$(cpu_ticks)
-grep -E "^send:|Non-2xx|Socket errors" "$work/wrk.txt"
-messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+runs=${BENCH_RUNS:-3}
+for run in $(seq "$runs"); do
+  before=$(cpu_ticks)
+  # One wrk thread drives all 64 connections: it needs about a third of a core, and on a machine
+  # the server shares, a second thread mostly adds switching (16 interleaved pairs on two cores:
+  # with two, 5% fewer messages a second and 8% more server CPU a message on average).
+  BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
+    wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk-$run.txt"
+  after=$(cpu_ticks)
+  grep -E "Non-2xx|Socket errors" "$work/wrk-$run.txt" || true
+  line=$(grep -E "^send:" "$work/wrk-$run.txt")
+  messages=$(awk '/requests in/ {print $1}' "$work/wrk-$run.txt")
+  cpu=$(awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$messages" 'BEGIN { printf "%.1f", (n > 0 ? ticks / hz / n * 1e6 : 0) }')
+  echo "run $run: ${line#send: }; server CPU $cpu us a message ($messages messages)"
+  echo "${line#send: }" >>"$work/runs.txt"
+done
+# The run with the median rate, as `send:`.
+median=$(sort -n "$work/runs.txt" | awk -v runs="$runs" 'NR == int((runs + 1) / 2)')
+echo "send: $median (the median of $runs runs)"
 # How many messages each durable commit carried, over the whole run.
 curl -fsS "http://127.0.0.1:$port/metrics" | awk '
   /^bouncer_store_commit_batch_size_sum/ { sum = $2 } /^bouncer_store_commit_batch_size_count/ { count = $2 }
   /^bouncer_store_commit_duration_seconds_sum/ { seconds = $2 }
   END { if (count > 0) printf "store commits: %d, mean %.1f writes and %.2f ms each\n", count, sum / count, seconds / count * 1000 }'
-awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$messages" \
-  'BEGIN { if (n > 0) printf "server CPU: %.1f us a message (%d messages)\n", ticks / hz / n * 1e6, n }'
 
 echo "== baseline on the same disk"
-.build/release/StoreBenchmark "$work" "${BENCH_SECONDS:-5}"
+baseline=$(.build/release/StoreBenchmark "$work" "${BENCH_SECONDS:-5}")
+echo "$baseline"
+awk -v send="${median%% *}" -v line="$baseline" 'BEGIN {
+  split(line, parts, ": "); base = parts[2] + 0
+  if (base > 0) printf "send path / baseline: %.2fx\n", send / base }'
