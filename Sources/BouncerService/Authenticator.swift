@@ -20,9 +20,8 @@ struct Authenticator: Sendable {
                                         headers: ["WWW-Authenticate": invalidTokenChallenge])
 
     func identity(for request: Request) throws(HTTPError) -> Identity {
-        let values = request.headers.values("authorization")
-        guard let value = values.first else { throw Self.missingToken }
-        guard values.count == 1, let token = Self.bearerToken(value) else {
+        guard let value = request.headers["authorization"] else { throw Self.missingToken }
+        guard request.headers.count(of: "authorization") == 1, let token = Self.bearerToken(value) else {
             reject(request, because: "the Authorization header is not one `Bearer <token>`")
             throw Self.invalidToken
         }

@@ -22,10 +22,11 @@ final class BanList: Sendable {
     }
 
     /// The ban on `userID` in force now, if any (a timed ban lifts itself when its time is up).
-    func active(_ userID: String, now: String = Timestamp.now()) -> StoredBan? {
+    /// `now` is read only for a timed ban: every send asks, and most senders have none.
+    func active(_ userID: String, now: @autoclosure () -> String = Timestamp.now()) -> StoredBan? {
         bans.withLock { bans in
             guard let ban = bans[userID] else { return nil }
-            if let expires = ban.expiresAt, expires <= now {
+            if let expires = ban.expiresAt, expires <= now() {
                 bans[userID] = nil
                 return nil
             }

@@ -304,14 +304,15 @@ public struct HTTPRequestParser: Sendable {
     // MARK: - Framing (RFC 9112 section 6)
 
     private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
-        let hosts = headers.values("host")
-        if hosts.count > 1 {
+        // Counted and read in place: every request has these checks, and arrays would cost them.
+        let hostCount = headers.count(of: "host")
+        if hostCount > 1 {
             throw .bad("duplicate_host", "More than one Host header field.")
         }
-        if version.minor >= 1 && hosts.isEmpty {
+        if version.minor >= 1 && hostCount == 0 {
             throw .bad("missing_host", "An HTTP/1.1 request needs a Host header field.")
         }
-        if let host = hosts.first, host.utf8.contains(where: { $0 == ASCII.space || $0 == ASCII.tab || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") }) {
+        if let host = headers["host"], host.utf8.contains(where: { $0 == ASCII.space || $0 == ASCII.tab || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") }) {
             throw .bad("invalid_host", "The Host header field is not a valid host.")
         }
 
@@ -320,11 +321,11 @@ public struct HTTPRequestParser: Sendable {
             ? !connectionTokens.contains("close")
             : connectionTokens.contains("keep-alive")
 
-        let lengths = headers.values("content-length")
+        let lengthCount = headers.count(of: "content-length")
         let codings = headers.values("transfer-encoding")
         var framing = RequestHead.BodyFraming.none
         if !codings.isEmpty {
-            guard lengths.isEmpty else {
+            guard lengthCount == 0 else {
                 throw .bad("conflicting_framing", "Content-Length and Transfer-Encoding together are not accepted.")
             }
             let list = codings.flatMap(Self.listTokens)
@@ -341,11 +342,11 @@ public struct HTTPRequestParser: Sendable {
             // RFC 9112 section 6.1: Transfer-Encoding in an HTTP/1.0 request cannot be trusted to
             // frame what follows, so the connection closes after this request.
             if version.minor == 0 { keepAlive = false }
-        } else if !lengths.isEmpty {
-            guard lengths.count == 1 else {
+        } else if let lengthValue = headers["content-length"] {
+            guard lengthCount == 1 else {
                 throw .bad("duplicate_content_length", "More than one Content-Length header field.")
             }
-            guard let length = Self.parseContentLength(lengths[0]) else {
+            guard let length = Self.parseContentLength(lengthValue) else {
                 throw .bad("invalid_content_length", "Content-Length is not a decimal number of bytes.")
             }
             guard length <= limits.maxBodyBytes else {

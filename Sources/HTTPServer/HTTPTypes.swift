@@ -118,6 +118,13 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         return found
     }
 
+    /// How many fields have this name: `values(name).count` without building the array.
+    public func count(of name: String) -> Int {
+        var count = 0
+        for field in fields where Self.sameName(field.name, name) { count += 1 }
+        return count
+    }
+
     public func contains(_ name: String) -> Bool {
         fields.contains { Self.sameName($0.name, name) }
     }

@@ -123,6 +123,8 @@ public struct Router: Sendable {
     /// The non-empty parts of `path` between slashes, found byte by byte (see `RequestHead.path`).
     static func segments(of path: Substring) -> [Substring] {
         var segments: [Substring] = []
+        // Room for the usual few at once, rather than growing the array segment by segment.
+        segments.reserveCapacity(8)
         var start = path.startIndex
         var index = start
         let utf8 = path.utf8
