@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Compares two server binaries on the send path by running them at the same time, each with its
+# own store and its own load (one wrk thread, 32 connections, scripts/bench/send.lua): on a shared
+# machine, whatever else the host does then weighs on both alike, where runs one after the other
+# can differ by 30% for the same binary. Prints each one's messages and server CPU a message.
+#
+#   scripts/bench-side-by-side.sh BINARY_A BINARY_B [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: $0 BINARY_A BINARY_B [SECONDS]" >&2; exit 2; }
+first=$1 second=$2 seconds=${3:-10}
+hz=$(getconf CLK_TCK)
+declare -a dirs=() servers=()
+cleanup() {
+  for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  for dir in "${dirs[@]}"; do rm -rf "$dir"; done
+}
+trap cleanup EXIT
+
+start() {  # binary port -> the server's directory, with its rules and tokens in place
+  local binary=$1 port=$2 work
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
+  dirs+=("$work")
+  python3 scripts/bench/rules-and-texts.py "$work"
+  "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
+  servers+=($!)
+  echo $! >"$work/pid"
+  for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+  local admin
+  admin=$("$binary" token --user bench-admin --role admin --data-dir "$work/data")
+  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: text/plain' \
+       --data-binary @"$work/words.txt" "http://127.0.0.1:$port/v1/rules/import?kind=word&action=bounce"
+  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+       --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
+  for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$work/data"; done >"$work/tokens.txt"
+}
+start "$first" 18201
+start "$second" 18202
+ticks() { awk '{print $14 + $15}' "/proc/$(cat "$1/pid")/stat"; }
+declare -a before=() loads=()
+for index in 0 1; do
+  before+=("$(ticks "${dirs[$index]}")")
+  BENCH_TOKENS="${dirs[$index]}/tokens.txt" BENCH_TEXTS="${dirs[$index]}/texts.txt" \
+    wrk -t1 -c32 -d"${seconds}s" -s scripts/bench/send.lua "http://127.0.0.1:$((18201 + index))" >"${dirs[$index]}/wrk.txt" &
+  loads+=($!)
+done
+wait "${loads[@]}"
+for index in 0 1; do
+  work=${dirs[$index]}
+  binary=$([ "$index" = 0 ] && echo "$first" || echo "$second")
+  messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$work") - ${before[$index]})) -v hz="$hz" \
+    'BEGIN { printf "%s: %d messages, server CPU %.1f us a message\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0) }'
+done
