@@ -12,15 +12,8 @@ data="$work/data"
 "$binary" serve --port "$port" --data-dir "$data" --send-rate-per-user 0 --log-level "${BENCH_LOG_LEVEL:-info}" >"$work/log.jsonl" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-
-python3 scripts/bench/rules-and-texts.py "$work"
-admin=$("$binary" token --user bench-admin --role admin --data-dir "$data")
-curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: text/plain' \
-     --data-binary @"$work/words.txt" "http://127.0.0.1:$port/v1/rules/import?kind=word&action=bounce"
-curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-     --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
-for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$data"; done >"$work/tokens.txt"
+source scripts/bench/send-setup.sh
+prepare_send_bench "$binary" "$port" "$work"
 
 echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FULL"
 # Several runs, and their median: a run's figure moves with whatever else the host is doing.

@@ -18,22 +18,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start() {  # binary port -> the server's directory, with its rules and tokens in place
+source scripts/bench/send-setup.sh
+start() {  # binary port: a server on its own store, with the benchmark's rules and tokens
   local binary=$1 port=$2 work
   work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
   dirs+=("$work")
-  python3 scripts/bench/rules-and-texts.py "$work"
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
   servers+=($!)
   echo $! >"$work/pid"
-  for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-  local admin
-  admin=$("$binary" token --user bench-admin --role admin --data-dir "$work/data")
-  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: text/plain' \
-       --data-binary @"$work/words.txt" "http://127.0.0.1:$port/v1/rules/import?kind=word&action=bounce"
-  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-       --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
-  for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$work/data"; done >"$work/tokens.txt"
+  prepare_send_bench "$binary" "$port" "$work"
 }
 start "$first" 18201
 start "$second" 18202

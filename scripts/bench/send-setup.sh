@@ -1,0 +1,15 @@
+# Sourced by the send-path benchmarks. `prepare_send_bench BINARY PORT WORK` waits for the server
+# on PORT (its store in WORK/data), then gives it the benchmark's rules (10,000 words that bounce,
+# 50 regexes that flag) and writes WORK/texts.txt and a token for each of 200 users to
+# WORK/tokens.txt, for scripts/bench/send.lua.
+prepare_send_bench() {
+  local binary=$1 port=$2 work=$3 admin
+  for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+  python3 scripts/bench/rules-and-texts.py "$work"
+  admin=$("$binary" token --user bench-admin --role admin --data-dir "$work/data")
+  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: text/plain' \
+       --data-binary @"$work/words.txt" "http://127.0.0.1:$port/v1/rules/import?kind=word&action=bounce"
+  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+       --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
+  for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$work/data"; done >"$work/tokens.txt"
+}
