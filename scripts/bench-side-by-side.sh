@@ -25,15 +25,14 @@ start() {  # binary port: a server on its own store, with the benchmark's rules 
   dirs+=("$work")
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
   servers+=($!)
-  echo $! >"$work/pid"
   prepare_send_bench "$binary" "$port" "$work"
 }
 start "$first" 18201
 start "$second" 18202
-ticks() { awk '{print $14 + $15}' "/proc/$(cat "$1/pid")/stat"; }
+ticks() { awk '{print $14 + $15}' "/proc/${servers[$1]}/stat"; }  # index -> the server's CPU ticks
 declare -a before=() loads=()
 for index in 0 1; do
-  before+=("$(ticks "${dirs[$index]}")")
+  before+=("$(ticks "$index")")
   BENCH_TOKENS="${dirs[$index]}/tokens.txt" BENCH_TEXTS="${dirs[$index]}/texts.txt" \
     wrk -t1 -c32 -d"${seconds}s" -s scripts/bench/send.lua "http://127.0.0.1:$((18201 + index))" >"${dirs[$index]}/wrk.txt" &
   loads+=($!)
@@ -43,6 +42,6 @@ for index in 0 1; do
   work=${dirs[$index]}
   binary=$([ "$index" = 0 ] && echo "$first" || echo "$second")
   messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
-  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$work") - ${before[$index]})) -v hz="$hz" \
+  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) -v hz="$hz" \
     'BEGIN { printf "%s: %d messages, server CPU %.1f us a message\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0) }'
 done

@@ -27,10 +27,12 @@ struct MessagesRoutes: Sendable {
         /// `custom` as compact JSON text.
         var custom: String?
 
+        static let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.")
+
         init(_ request: Request) throws(HTTPError) {
             // The strict parser bounds the depth itself: the body is read once.
             try request.checkJSONBody(checkingDepth: false)
-            let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.")
+            let notAnObject = Self.notAnObject
             let parsed: JSONValue
             do {
                 parsed = try StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth)
