@@ -23,11 +23,17 @@ public final class Statement {
 
     deinit {
         sqlite3_finalize(handle)
+        boundBytes.deallocate()
     }
 
     public lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map {
         String(cString: sqlite3_column_name(handle, $0))
     }
+
+    /// The bytes of the texts and blobs bound last, which SQLite reads in place (`SQLITE_STATIC`)
+    /// until they are bound over or the statement is finalized: copying them into memory of its
+    /// own would cost an allocation for each one on every run.
+    private var boundBytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     /// Resets the statement and binds `arguments` to its parameters, in order. There must be one
     /// for every parameter (the count is the largest index), so each is bound over its last value
@@ -38,28 +44,50 @@ public final class Statement {
         guard arguments.count == expected else {
             throw DatabaseError(resultCode: SQLITE_RANGE, message: "expected \(expected) arguments, got \(arguments.count)", sql: sql)
         }
-        for (offset, value) in arguments.enumerated() {
-            let index = Int32(offset + 1)
+        // Room for every text and blob first: growing the buffer later would move the bytes of
+        // the parameters already bound.
+        var needed = 0
+        for value in arguments {
+            switch value {
+            case .text(let text): needed += text.utf8.count
+            case .blob(let bytes): needed += bytes.count
+            case .null, .integer, .real: break
+            }
+        }
+        reserveBoundBytes(needed)
+        var offset = 0
+        for (position, value) in arguments.enumerated() {
+            let index = Int32(position + 1)
             let code: Int32 = switch value {
             case .null: sqlite3_bind_null(handle, index)
             case .integer(let int): sqlite3_bind_int64(handle, index, int)
             case .real(let double): sqlite3_bind_double(handle, index, double)
             case .text(var text): text.withUTF8 { utf8 in
                 // An explicit length, so text with an embedded NUL is stored whole.
-                UnsafeRawBufferPointer(utf8).withMemoryRebound(to: CChar.self) { chars in
-                    guard let base = chars.baseAddress else {
-                        // A zero-length text still needs a non-NULL pointer, or SQLite stores NULL.
-                        return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
-                    }
-                    return sqlite3_bind_text64(handle, index, base, sqlite3_uint64(chars.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-                }
+                sqlite3_bind_text64(handle, index, store(UnsafeRawBufferPointer(utf8), at: &offset), sqlite3_uint64(utf8.count), nil, UInt8(SQLITE_UTF8))
             }
             case .blob(let bytes): bytes.withUnsafeBytes {
-                sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), csqlite_transient())
+                sqlite3_bind_blob64(handle, index, store($0, at: &offset), sqlite3_uint64($0.count), nil)
             }
             }
             guard code == SQLITE_OK else { throw DatabaseError(connection: database.handle, resultCode: code, sql: sql) }
         }
+    }
+
+    private func reserveBoundBytes(_ count: Int) {
+        guard count > boundBytes.count || boundBytes.baseAddress == nil else { return }
+        let capacity = max(count, 2 * boundBytes.count, 256)
+        boundBytes.deallocate()
+        boundBytes = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    /// Copies `bytes` into the bound bytes at `offset` and moves past them. Never NULL, even for
+    /// no bytes: SQLite binds a NULL pointer as SQL NULL, not as an empty text.
+    private func store(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UnsafeMutableRawPointer {
+        let start = boundBytes.baseAddress! + offset
+        if let source = bytes.baseAddress { start.copyMemory(from: source, byteCount: bytes.count) }
+        offset += bytes.count
+        return start
     }
 
     /// Advances to the next row: true when there is one, false when the statement is done.

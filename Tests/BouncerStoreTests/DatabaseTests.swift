@@ -73,6 +73,26 @@ import TestSupport
         }
     }
 
+    @Test func boundTextsAreTheStatementsOwnCopy() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("db.sqlite3"))
+        try database.execute("CREATE TABLE t (a TEXT, b TEXT, c BLOB)")
+        let insert = try database.cachedStatement("INSERT INTO t VALUES (?, ?, ?)")
+        // SQLite reads bound texts in place while the statement runs: what it reads must outlive
+        // the caller's strings, and survive the bound bytes growing from one run to the next.
+        var expected: [[DatabaseValue]] = []
+        for size in [1, 300, 5, 5_000, 0] {
+            func values() -> [DatabaseValue] {
+                [.text(String(repeating: "é", count: size) + "\(size)"), .text(String(repeating: "x", count: size * 2)),
+                 .blob([UInt8](repeating: UInt8(size % 256), count: size))]
+            }
+            try insert.bind(values())
+            while try insert.step() {}
+            expected.append(values())
+        }
+        #expect(try database.fetchAll("SELECT a, b, c FROM t ORDER BY rowid").map(\.values) == expected)
+    }
+
     @Test func openingAMissingReadOnlyFileFails() throws {
         let directory = try TemporaryDirectory()
         let error = try #require(throws: DatabaseError.self) {
