@@ -91,8 +91,21 @@ public final class Logger: Sendable {
         line.append(contentsOf: #","bytes":"#.utf8)
         line.append(contentsOf: String(entry.bytes).utf8)
         line.append(contentsOf: #","duration_ms":"#.utf8)
-        line.append(contentsOf: String(entry.duration / .milliseconds(1)).utf8)
+        Self.appendMilliseconds(entry.duration, to: &line)
         finish(&line, .info)
+    }
+
+    /// A duration in milliseconds to the microsecond (`12.345`), written digit by digit: printing
+    /// the `Double` took longer than the rest of the access log line.
+    static func appendMilliseconds(_ duration: Duration, to line: inout [UInt8]) {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        line.append(contentsOf: String(microseconds / 1000).utf8)
+        let fraction = Int(microseconds % 1000)
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(48 + fraction / 100))
+        line.append(UInt8(48 + fraction / 10 % 10))
+        line.append(UInt8(48 + fraction % 10))
     }
 
     /// `{"time":…,"level":…,"msg":…`: what every line starts with.

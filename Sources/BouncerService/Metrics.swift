@@ -58,11 +58,24 @@ final class Metrics: Sendable {
         }
     }
 
-    private let families = Locked<[String: Family]>([:])
+    /// Every family by name; each family's samples change only under this lock.
+    private let families: Locked<[String: Family]>
+    /// The two families every request adds to, kept at hand: looking them up by name cost two
+    /// string hashes a request.
+    private let requests: Family
+    private let requestDurations: Family
     /// Gauges read when scraped, from state that lives elsewhere (open connections).
     private let readers = Locked<[(name: String, help: String, read: @Sendable () -> Double)]>([])
 
     static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    init() {
+        requests = Family(kind: .counter, help: "HTTP requests answered, by route, method and status.",
+                          labelNames: ["route", "method", "status"], buckets: [])
+        requestDurations = Family(kind: .histogram, help: "Time from a request's head to its response, by route.",
+                                  labelNames: ["route"], buckets: Self.latencyBuckets)
+        families = Locked(["bouncer_http_requests_total": requests, "bouncer_http_request_duration_seconds": requestDurations])
+    }
 
     func declare(_ name: String, _ kind: Kind, _ help: String, labels: [String] = [], buckets: [Double] = latencyBuckets) {
         families.withLock { families in
@@ -89,14 +102,17 @@ final class Metrics: Sendable {
     func requestCompleted(route: String, method: String, status: Int, seconds: Double) {
         // A client can send any token as its method, and each new label value would be a series
         // kept for good: methods outside the standard ones are counted together.
-        let methodLabel = Self.standardMethods.contains(method) ? method : "other"
-        families.withLock { families in
-            families["bouncer_http_requests_total"]?.add(1, [route, methodLabel, String(status)])
-            families["bouncer_http_request_duration_seconds"]?.observe(seconds, [route])
+        let methodLabel = switch method {
+        case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE": method
+        default: "other"
+        }
+        let counted = [route, methodLabel, String(status)]
+        let timed = [route]
+        families.withLock { _ in
+            requests.add(1, counted)
+            requestDurations.observe(seconds, timed)
         }
     }
-
-    static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"]
 
     func gauge(_ name: String, _ help: String, read: @escaping @Sendable () -> Double) {
         readers.withLock { $0.append((name, help, read)) }
@@ -149,11 +165,8 @@ final class Metrics: Sendable {
 /// The service's metric families, declared in one place.
 extension Metrics {
     static func service() -> Metrics {
+        // The request families are every Metrics' own (see init).
         let metrics = Metrics()
-        metrics.declare("bouncer_http_requests_total", .counter, "HTTP requests answered, by route, method and status.",
-                        labels: ["route", "method", "status"])
-        metrics.declare("bouncer_http_request_duration_seconds", .histogram, "Time from a request's head to its response, by route.",
-                        labels: ["route"])
         metrics.declare("bouncer_messages_total", .counter, "Messages sent, by the verdict of the rules (none, or the deciding action).",
                         labels: ["verdict"])
         metrics.declare("bouncer_rule_matches_total", .counter, "Sent messages each rule matched.", labels: ["rule_id"])
