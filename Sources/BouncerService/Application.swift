@@ -75,6 +75,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
         metrics.observe("bouncer_store_commit_batch_size", [], Double(batch.size))
         metrics.observe("bouncer_store_commit_duration_seconds", [], batch.duration / .seconds(1))
+        if let checkpoint = batch.checkpoint {
+            metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
+        }
     }
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)

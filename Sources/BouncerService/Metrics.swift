@@ -173,6 +173,8 @@ extension Metrics {
         metrics.declare("bouncer_store_commit_batch_size", .histogram, "Writes grouped into one committed transaction.",
                         buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
         metrics.declare("bouncer_store_commit_duration_seconds", .histogram, "Time to run and commit one group of writes.")
+        metrics.declare("bouncer_store_checkpoint_duration_seconds", .histogram,
+                        "Time to copy the write-ahead log into the database file, between two groups.")
         metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
                         buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
         metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")

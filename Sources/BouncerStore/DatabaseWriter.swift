@@ -11,6 +11,8 @@ public final class DatabaseWriter: Sendable {
     public struct BatchReport: Sendable {
         public var size: Int
         public var duration: Duration
+        /// How long the checkpoint that followed the group took, when one did.
+        public var checkpoint: Duration?
     }
 
     /// A write waiting for its group, with its caller's completion: one object a write, since
@@ -60,8 +62,11 @@ public final class DatabaseWriter: Sendable {
     private let pending = Locked(Queue())
     private let maxBatchSize: Int
     private let onBatch: @Sendable (BatchReport) -> Void
+    /// Only touched on the writer's queue.
+    private let checkpointer: UncheckedBox<LogCheckpointer>
 
     init(connection: Database, maxBatchSize: Int, onBatch: @escaping @Sendable (BatchReport) -> Void) {
+        self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection))
         self.connection = UncheckedBox(connection)
         self.maxBatchSize = maxBatchSize
         self.onBatch = onBatch
@@ -138,7 +143,10 @@ public final class DatabaseWriter: Sendable {
                 if database.isInTransaction { try? database.executeCached("ROLLBACK") }
             }
             for item in batch { item.finish(commitError) }
-            onBatch(BatchReport(size: batch.count, duration: ContinuousClock.now - started))
+            let duration = ContinuousClock.now - started
+            // After the callers are resumed, so that only the writes queued since wait for it.
+            let checkpoint = checkpointer.value.checkpointIfDue(database)
+            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint))
         }
     }
 
