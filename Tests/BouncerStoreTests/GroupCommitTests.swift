@@ -28,7 +28,7 @@ import TestSupport
         }
         #expect(Set(ids).count == writers, "every write got its own row id back")
         // A group's report comes after its writers are resumed: wait for the last one.
-        try await Self.waitUntil { batches.withLock { $0.reduce(0, +) } >= writers }
+        #expect(try await waitUntil { batches.withLock { $0.reduce(0, +) } >= writers })
         let sizes = batches.withLock { $0 }
         #expect(sizes.reduce(0, +) == writers)
         #expect(sizes.count < writers, "writes were grouped into fewer transactions than writes: \(sizes)")
@@ -84,7 +84,7 @@ import TestSupport
         #expect(outcomes.filter { $0 == nil }.count == 46, "one of the five colliding writes succeeds")
         let failures = outcomes.compactMap { $0 as? DatabaseError }
         #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
-        try await Self.waitUntil { batches.withLock { $0.contains(50) } }
+        #expect(try await waitUntil { batches.withLock { $0.contains(50) } })
         #expect(batches.withLock { $0 }.contains(50), "the 50 writes made one group")
         let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) } }
         #expect(labels.count == 46 && Set(labels).count == 46)
@@ -114,11 +114,6 @@ import TestSupport
         // The writer goes on with the next group.
         try await store.writer.write { database in try database.execute("INSERT INTO items (label) VALUES ('next')") }
         #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 1)
-    }
-
-    /// Polls `condition` for up to 5 seconds.
-    private static func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// Queues `writes` while the writer is held inside another group, so that they all make the

@@ -6,16 +6,6 @@ import TestSupport
 
 @Suite("Event loop: work handed over from other threads")
 struct EventLoopTests {
-    /// Waits until `condition` holds, for at most `timeout` (stretched under sanitizers).
-    private func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     @Test("tasks from many threads all run, on the loop's thread, each thread's in the order it gave them")
     func tasksRunOnTheLoopInOrder() async throws {
         let loop = try EventLoop(label: "test.loop")
