@@ -2,7 +2,7 @@
 # Compares two server binaries on the send path by running them at the same time, each with its
 # own store and its own load (one wrk thread, 32 connections, scripts/bench/send.lua): on a shared
 # machine, whatever else the host does then weighs on both alike, where runs one after the other
-# can differ by 30% for the same binary. Prints each one's messages and server CPU a message.
+# can differ by 30% for the same binary. Prints each one's messages, server CPU a message and p99 latency.
 #
 #   scripts/bench-side-by-side.sh BINARY_A BINARY_B [SECONDS]
 set -euo pipefail
@@ -42,6 +42,7 @@ for index in 0 1; do
   work=${dirs[$index]}
   binary=$([ "$index" = 0 ] && echo "$first" || echo "$second")
   messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
-  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) -v hz="$hz" \
-    'BEGIN { printf "%s: %d messages, server CPU %.1f us a message\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0) }'
+  p99=$(grep -oE "p99 [0-9.]+ ms" "$work/wrk.txt")
+  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) -v hz="$hz" -v p99="$p99" \
+    'BEGIN { printf "%s: %d messages, server CPU %.1f us a message, %s\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0), p99 }'
 done
