@@ -15,40 +15,11 @@ public final class DatabaseWriter: Sendable {
         public var checkpoint: Duration?
     }
 
-    /// A write waiting for its group, with its caller's completion: one object a write, since
-    /// the send path makes one for every message.
-    private class WorkItem: @unchecked Sendable {
-        /// Runs the write and keeps its result until the commit is known.
-        func run(_ database: Database) {}
+    private struct WorkItem: Sendable {
+        /// Runs the write inside its savepoint and keeps its result until the commit is known.
+        let run: @Sendable (Database) -> Void
         /// Resumes the caller: with the write's own result, or with the commit's error.
-        func finish(_ commitError: DatabaseError?) {}
-    }
-
-    /// Only touched on the writer's queue, which is what makes it safe to share.
-    private final class TypedWorkItem<T: Sendable>: WorkItem, @unchecked Sendable {
-        let oneStatement: Bool
-        let work: @Sendable (Database) throws -> T
-        let completion: @Sendable (Result<T, any Error>) -> Void
-        var result: Result<T, any Error>?
-
-        init(oneStatement: Bool, work: @escaping @Sendable (Database) throws -> T,
-             completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-            self.oneStatement = oneStatement
-            self.work = work
-            self.completion = completion
-        }
-
-        override func run(_ database: Database) {
-            result = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
-        }
-
-        override func finish(_ commitError: DatabaseError?) {
-            if let commitError {
-                completion(.failure(commitError))
-            } else {
-                completion(result ?? .failure(StoreError.closed))
-            }
-        }
+        let finish: @Sendable (DatabaseError?) -> Void
     }
 
     private struct Queue {
@@ -88,7 +59,18 @@ public final class DatabaseWriter: Sendable {
     /// most common write saves the two statements a savepoint costs.
     public func write<T: Sendable>(oneStatement: Bool = false, _ work: @escaping @Sendable (Database) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let item = TypedWorkItem(oneStatement: oneStatement, work: work, completion: completion)
+        let result = UncheckedBox<Result<T, any Error>?>(nil)
+        let item = WorkItem(
+            run: { database in
+                result.value = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
+            },
+            finish: { commitError in
+                if let commitError {
+                    completion(.failure(commitError))
+                } else {
+                    completion(result.value ?? .failure(StoreError.closed))
+                }
+            })
         let accepted = pending.withLock { queue -> Bool in
             guard !queue.closed else { return false }
             queue.items.append(item)
