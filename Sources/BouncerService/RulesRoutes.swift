@@ -294,8 +294,16 @@ enum MessageText {
         guard count >= 1, count <= maxLength else {
             throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.")
         }
-        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }) else {
+        guard text.unicodeScalars.contains(where: isVisible) else {
             throw HTTPError.badRequest("invalid_field", "`text` is blank.")
         }
+    }
+
+    /// Neither white space nor invisible. ASCII is answered without looking up Unicode's
+    /// properties, which costs a table search per question: white space there is the space and
+    /// tab to carriage return, and no ASCII character is default-ignorable.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value != 0x20 && !(0x09...0x0D).contains(scalar.value) }
+        return !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
     }
 }
