@@ -46,15 +46,15 @@ public final class Statement {
         }
         // Room for every text and blob first: growing the buffer later would move the bytes of
         // the parameters already bound.
-        var needed = 0
+        var needed: Int?
         for value in arguments {
             switch value {
-            case .text(let text): needed += text.utf8.count
-            case .blob(let bytes): needed += bytes.count
+            case .text(let text): needed = (needed ?? 0) + text.utf8.count
+            case .blob(let bytes): needed = (needed ?? 0) + bytes.count
             case .null, .integer, .real: break
             }
         }
-        reserveBoundBytes(needed)
+        if let needed { reserveBoundBytes(needed) }
         var offset = 0
         for (position, value) in arguments.enumerated() {
             let index = Int32(position + 1)
