@@ -405,7 +405,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private static func parseContentLength(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8
         // At most 18 digits, so the value always fits and a `+`, `-`, space or list is refused.
         guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }

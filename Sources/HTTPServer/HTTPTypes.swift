@@ -99,6 +99,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     public var count: Int { fields.count }
 
+    /// Room for `count` fields in all, so that adding up to that many allocates nothing more.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
