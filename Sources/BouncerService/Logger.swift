@@ -113,7 +113,7 @@ public final class Logger: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(capacity)
         line.append(contentsOf: #"{"time":""#.utf8)
-        line.append(contentsOf: Timestamp.now().utf8)
+        Timestamp.appendNow(to: &line)
         line.append(contentsOf: #"","level":""#.utf8)
         line.append(contentsOf: level.name.utf8)
         JSONText.appendMember(#"","msg":"#, message, to: &line)

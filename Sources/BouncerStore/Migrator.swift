@@ -111,6 +111,20 @@ public struct Migrator: Sendable {
 /// RFC 3339 timestamps in UTC with milliseconds, the one format the service stores and returns.
 public enum Timestamp {
     public static func now() -> String {
+        String(unsafeUninitializedCapacity: length) { writeNow(into: $0) }
+    }
+
+    /// Appends the time now, as `now()` writes it, without making a string of it first.
+    public static func appendNow(to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+            bytes.append(contentsOf: buffer.prefix(writeNow(into: buffer)))
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    private static let length = 24
+
+    private static func writeNow(into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         let seconds = Int(spec.tv_sec)
@@ -123,15 +137,12 @@ public enum Timestamp {
             }
             return cached.prefix
         }
-        // Written straight into the string's storage: one allocation.
-        return String(unsafeUninitializedCapacity: prefix.count + 4) { bytes in
-            _ = bytes.initialize(from: prefix)
-            bytes[prefix.count] = UInt8(48 + milliseconds / 100)
-            bytes[prefix.count + 1] = UInt8(48 + milliseconds / 10 % 10)
-            bytes[prefix.count + 2] = UInt8(48 + milliseconds % 10)
-            bytes[prefix.count + 3] = UInt8(ascii: "Z")
-            return prefix.count + 4
-        }
+        _ = bytes.initialize(from: prefix)
+        bytes[prefix.count] = UInt8(48 + milliseconds / 100)
+        bytes[prefix.count + 1] = UInt8(48 + milliseconds / 10 % 10)
+        bytes[prefix.count + 2] = UInt8(48 + milliseconds % 10)
+        bytes[prefix.count + 3] = UInt8(ascii: "Z")
+        return prefix.count + 4
     }
 
     private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))

@@ -10,6 +10,14 @@ import Testing
         #expect(now.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(now)")
         let formatted = Timestamp.format(Date())
         #expect(now.prefix(16) == formatted.prefix(16) || now < formatted, "now() agrees with the clock")
+
+        // Appended to bytes already there, the same text and nothing else.
+        var line = Array("time=".utf8)
+        Timestamp.appendNow(to: &line)
+        let appended = String(decoding: line.dropFirst(5), as: UTF8.self)
+        #expect(line.starts(with: "time=".utf8))
+        #expect(appended.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(appended)")
+        #expect(appended >= now && appended.prefix(16) <= Timestamp.now().prefix(16))
     }
 
     @Test func idsSortInTheOrderTheyWereMade() {
