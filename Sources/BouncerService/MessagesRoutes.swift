@@ -174,8 +174,8 @@ struct MessagesRoutes: Sendable {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
         let verdict = rules.engine.check(input.text, channel: channelID)
-        metrics.add("bouncer_messages_total", [verdict.action?.rawValue ?? "none"])
-        for rule in verdict.rules { metrics.add("bouncer_rule_matches_total", [rule.ruleID]) }
+        metrics.add("bouncer_messages_total", label: verdict.action?.rawValue ?? "none")
+        for rule in verdict.rules { metrics.add("bouncer_rule_matches_total", label: rule.ruleID) }
         var outcome = Outcome(verdict, text: input.text)
         if ban != nil {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.

@@ -16,8 +16,8 @@ final class Metrics: Sendable {
         let labelNames: [String]
         let buckets: [Double]
         /// Label values -> value (counters, gauges) or bucket counts + sum + count (histograms).
-        var values: [[String]: Double] = [:]
-        var histograms: [[String]: HistogramSample] = [:]
+        var values: [LabelValues: Double] = [:]
+        var histograms: [LabelValues: HistogramSample] = [:]
 
         init(kind: Kind, help: String, labelNames: [String], buckets: [Double]) {
             self.kind = kind
@@ -26,13 +26,13 @@ final class Metrics: Sendable {
             self.buckets = buckets
         }
 
-        func add(_ amount: Double, _ labels: [String]) {
+        func add(_ amount: Double, _ labels: LabelValues) {
             values[labels, default: 0] += amount
         }
 
         /// Changed where it is stored: a copy taken out and put back would copy its buckets on
         /// every request.
-        func observe(_ value: Double, _ labels: [String]) {
+        func observe(_ value: Double, _ labels: LabelValues) {
             histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: buckets.count))].observe(value, buckets)
         }
 
@@ -86,14 +86,23 @@ final class Metrics: Sendable {
     }
 
     func add(_ name: String, _ labels: [String] = [], _ amount: Double = 1) {
+        let labels = LabelValues(labels)
+        families.withLock { $0[name]?.add(amount, labels) }
+    }
+
+    /// `add` for a family with one label, without an array for it: for every message sent.
+    func add(_ name: String, label: String, _ amount: Double = 1) {
+        let labels = LabelValues(label)
         families.withLock { $0[name]?.add(amount, labels) }
     }
 
     func set(_ name: String, _ labels: [String] = [], _ value: Double) {
+        let labels = LabelValues(labels)
         families.withLock { $0[name]?.values[labels] = value }
     }
 
     func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
+        let labels = LabelValues(labels)
         families.withLock { $0[name]?.observe(value, labels) }
     }
 
@@ -106,8 +115,8 @@ final class Metrics: Sendable {
         case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE": method
         default: "other"
         }
-        let counted = [route, methodLabel, String(status)]
-        let timed = [route]
+        let counted = LabelValues(route, methodLabel, String(status))
+        let timed = LabelValues(route)
         families.withLock { _ in
             requests.add(1, counted)
             requestDurations.observe(seconds, timed)
@@ -129,11 +138,12 @@ final class Metrics: Sendable {
         for name in snapshot.keys.sorted() {
             let family = snapshot[name]!
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
-            for labels in family.values.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                text += name + Self.labelText(family.labelNames, labels) + " " + Self.number(family.values[labels]!) + "\n"
+            for key in family.values.keys.sorted(by: { $0.list.lexicographicallyPrecedes($1.list) }) {
+                text += name + Self.labelText(family.labelNames, key.list) + " " + Self.number(family.values[key]!) + "\n"
             }
-            for labels in family.histograms.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                let sample = family.histograms[labels]!
+            for key in family.histograms.keys.sorted(by: { $0.list.lexicographicallyPrecedes($1.list) }) {
+                let sample = family.histograms[key]!
+                let labels = key.list
                 for (index, bound) in family.buckets.enumerated() {
                     text += name + "_bucket" + Self.labelText(family.labelNames + ["le"], labels + [Self.number(bound)])
                         + " " + Self.number(sample.buckets[index]) + "\n"
@@ -160,6 +170,30 @@ final class Metrics: Sendable {
         if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }
+}
+
+/// A sample's label values, at most three, held in place: counting a request builds no array.
+struct LabelValues: Hashable, Sendable {
+    private let first: String
+    private let second: String
+    private let third: String
+    private let count: Int
+
+    init() { (first, second, third, count) = ("", "", "", 0) }
+    init(_ first: String) { (self.first, second, third, count) = (first, "", "", 1) }
+    init(_ first: String, _ second: String, _ third: String) {
+        (self.first, self.second, self.third, count) = (first, second, third, 3)
+    }
+    init(_ values: [String]) {
+        precondition(values.count <= 3, "a metric family has at most three labels")
+        first = values.count > 0 ? values[0] : ""
+        second = values.count > 1 ? values[1] : ""
+        third = values.count > 2 ? values[2] : ""
+        count = values.count
+    }
+
+    /// The values in order, for rendering.
+    var list: [String] { Array([first, second, third].prefix(count)) }
 }
 
 /// The service's metric families, declared in one place.
