@@ -8,7 +8,11 @@ public struct RequestHead: Sendable, Equatable {
 
     public var method: String
     /// The request target exactly as sent (`/v1/messages?limit=5`).
-    public var target: String
+    public let target: String
+    /// The path part of the target, without the query.
+    public let path: Substring
+    /// The query part of the target, without the `?`, if there is one.
+    public let query: Substring?
     public var version: HTTPVersion
     /// Field names in lower case, in the order received.
     public var headers: HTTPHeaders
@@ -22,6 +26,15 @@ public struct RequestHead: Sendable, Equatable {
                 framing: BodyFraming = .none, keepAlive: Bool = true, expectsContinue: Bool = false) {
         self.method = method
         self.target = target
+        // Split once: the router, the locale, the access log and the handlers all ask.
+        let origin = Self.originForm(of: target)
+        if let mark = origin.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = origin[..<mark]
+            query = origin[origin.utf8.index(after: mark)...]
+        } else {
+            path = origin
+            query = nil
+        }
         self.version = version
         self.headers = headers
         self.framing = framing
@@ -32,25 +45,11 @@ public struct RequestHead: Sendable, Equatable {
     // Targets are searched byte by byte: `?` and `/` are ASCII, so a byte index is a valid
     // boundary, and no grapheme breaking is paid for on every request.
 
-    /// The path part of the target, without the query.
-    public var path: Substring {
-        let target = originForm
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
-        return target[..<mark]
-    }
-
-    /// The query part of the target, without the `?`, if there is one.
-    public var query: Substring? {
-        let target = originForm
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-        return target[target.utf8.index(after: mark)...]
-    }
-
     /// The target in origin form: an absolute-form target (`http://host/path`) loses its scheme
     /// and authority, as RFC 9112 section 3.2.2 asks a server to accept.
-    var originForm: Substring {
+    static func originForm(of target: String) -> Substring {
         let full = Substring(target)
-        guard !full.hasPrefix("/"), let colon = full.firstIndex(of: ":"), full[colon...].hasPrefix("://") else { return full }
+        guard full.utf8.first != UInt8(ascii: "/"), let colon = full.firstIndex(of: ":"), full[colon...].hasPrefix("://") else { return full }
         let afterAuthority = full[full.index(colon, offsetBy: 3)...]
         guard let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
         let rest = afterAuthority[slash...]
