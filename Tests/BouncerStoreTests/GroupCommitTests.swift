@@ -84,8 +84,8 @@ import TestSupport
         #expect(outcomes.filter { $0 == nil }.count == 46, "one of the five colliding writes succeeds")
         let failures = outcomes.compactMap { $0 as? DatabaseError }
         #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
-        #expect(try await waitUntil { batches.withLock { $0.contains(50) } })
-        #expect(batches.withLock { $0 }.contains(50), "the 50 writes made one group")
+        // A group's report comes after its writers are resumed: wait for it.
+        #expect(try await waitUntil { batches.withLock { $0.contains(50) } }, "the 50 writes made one group")
         let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) } }
         #expect(labels.count == 46 && Set(labels).count == 46)
     }
