@@ -13,6 +13,8 @@ public final class Database {
     let handle: Handle
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The statements of `FrequentSQL`, by slot; nil until first run on this connection.
+    private var frequentStatements: [Statement?] = []
     private var savepointDepth = 0
 
     /// `vfs`: the name of a registered VFS, or nil for SQLite's default.
@@ -44,6 +46,7 @@ public final class Database {
     public func close() {
         guard isOpen else { return }
         statementCache.removeAll()
+        frequentStatements.removeAll()
         sqlite3_close_v2(handle)
         isOpen = false
     }
@@ -73,6 +76,14 @@ public final class Database {
     public func executeCached(_ sql: String) throws(DatabaseError) {
         let statement = try cachedStatement(sql)
         sqlite3_reset(statement.handle)
+        while try statement.step() {}
+        sqlite3_reset(statement.handle)
+    }
+
+    /// Runs one of the statements every write runs, with `arguments`.
+    public func execute(_ frequent: FrequentSQL, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
+        let statement = try cachedStatement(frequent)
+        try statement.bind(arguments)
         while try statement.step() {}
         sqlite3_reset(statement.handle)
     }
@@ -107,6 +118,17 @@ public final class Database {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(database: self, sql: sql, persistent: true)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// The statement of `frequent`, prepared on its first run on this connection.
+    func cachedStatement(_ frequent: FrequentSQL) throws(DatabaseError) -> Statement {
+        if frequent.slot < frequentStatements.count, let statement = frequentStatements[frequent.slot] { return statement }
+        let statement = try Statement(database: self, sql: frequent.sql, persistent: true)
+        if frequent.slot >= frequentStatements.count {
+            frequentStatements.append(contentsOf: repeatElement(nil, count: frequent.slot + 1 - frequentStatements.count))
+        }
+        frequentStatements[frequent.slot] = statement
         return statement
     }
 

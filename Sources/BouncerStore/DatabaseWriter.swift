@@ -109,7 +109,7 @@ public final class DatabaseWriter: Sendable {
             let started = ContinuousClock.now
             var commitError: DatabaseError?
             do throws(DatabaseError) {
-                try database.executeCached("BEGIN IMMEDIATE")
+                try database.execute(.beginImmediate)
                 for item in batch {
                     // A full disk, an I/O error or a lack of memory can make SQLite roll the whole
                     // transaction back under one write. The group has failed then, and nothing may
@@ -119,10 +119,10 @@ public final class DatabaseWriter: Sendable {
                     item.run(database)
                 }
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
-                try database.executeCached("COMMIT")
+                try database.execute(.commit)
             } catch {
                 commitError = error
-                if database.isInTransaction { try? database.executeCached("ROLLBACK") }
+                if database.isInTransaction { try? database.execute(.rollback) }
             }
             for item in batch { item.finish(commitError) }
             let duration = ContinuousClock.now - started

@@ -6,16 +6,14 @@ extension SQLiteStore: MessageRepository {
 
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
-        @Sendable func retried(_ existing: StoredMessage) -> SendOutcome {
-            existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
-                ? .replayed(existing) : .conflict
-        }
+        // Made here, on the caller's thread: the writer's thread is the one every send waits for.
+        let values = Self.values(message)
         // Without system flags, the insert below is the only statement that changes anything.
         writer.write(oneStatement: flags.isEmpty, { database in
             // A retry is answered with what it first made, whatever has happened to the parent since.
             // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
             if message.parentID != nil, let existing = try Self.readMessage(database, id: message.id) {
-                return retried(existing)
+                return Self.retried(message, found: existing)
             }
             if let parentID = message.parentID {
                 guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
@@ -25,16 +23,10 @@ extension SQLiteStore: MessageRepository {
                 }
             }
             var stored = message
-            try database.execute(
-                """
-                INSERT INTO messages (id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation,
-                    bounce_action, flagged, edited, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
-                """, Self.values(message))
+            try database.execute(Self.insertMessage, values)
             if database.changes == 0 {
                 // The id is taken: by this same message sent before (a retry), or by another one.
-                return try Self.readMessage(database, id: message.id).map(retried) ?? .conflict
+                return try Self.readMessage(database, id: message.id).map { Self.retried(message, found: $0) } ?? .conflict
             }
             stored.sequence = database.lastInsertRowID
             try Self.insert(flags, database)
@@ -126,6 +118,20 @@ extension SQLiteStore: MessageRepository {
     static func readMessage(_ database: Database, id: String) throws -> StoredMessage? {
         try database.fetchOne("SELECT \(messageColumns) FROM messages WHERE id = ?", [.text(id)]).map(storedMessage)
     }
+
+    /// A send whose id is taken: a retry of `message` when the stored one matches it.
+    private static func retried(_ message: StoredMessage, found existing: StoredMessage) -> SendOutcome {
+        existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
+            ? .replayed(existing) : .conflict
+    }
+
+    private static let insertMessage = FrequentSQL(
+        """
+        INSERT INTO messages (id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation,
+            bounce_action, flagged, edited, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO NOTHING
+        """)
 
     private static func values(_ message: StoredMessage) -> [DatabaseValue] {
         [.text(message.id), .text(message.channelID), .text(message.userID), .text(message.text),

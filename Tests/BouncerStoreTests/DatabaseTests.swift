@@ -57,6 +57,28 @@ import TestSupport
         #expect(try database.fetchValue("SELECT ? + 1", [1], as: Int.self) == 2)
     }
 
+    /// Declared in the test, after the store's own: slots beyond what a connection has seen.
+    static let insertPair = FrequentSQL("INSERT INTO t (a, b) VALUES (?, ?)")
+    static let deleteRow = FrequentSQL("DELETE FROM t WHERE a = ?")
+
+    @Test func frequentSQLIsPreparedOncePerConnectionAndRunsWithEachRunsValues() throws {
+        let directory = try TemporaryDirectory()
+        let first = try Database(path: directory.path("db.sqlite3"))
+        let second = try Database(path: directory.path("db.sqlite3"))
+        try first.execute("CREATE TABLE t (a INTEGER, b TEXT)")
+        // The later slot first: the connection's table grows to fit it, the earlier stays empty.
+        try first.execute(Self.deleteRow, [0])
+        try first.execute(Self.insertPair, [1, "one"])
+        try first.execute(Self.insertPair, [2, .text(String(repeating: "two ", count: 50))])
+        #expect(try first.cachedStatement(Self.insertPair) === first.cachedStatement(Self.insertPair))
+        // Each connection has its own statement for the same slot.
+        try second.execute(Self.insertPair, [3, .null])
+        #expect(try first.cachedStatement(Self.insertPair) !== second.cachedStatement(Self.insertPair))
+        try first.execute(Self.deleteRow, [2])
+        #expect(try first.fetchAll("SELECT a, b FROM t ORDER BY a").map(\.values) == [[.integer(1), .text("one")], [.integer(3), .null]])
+        #expect(Self.insertPair.slot != Self.deleteRow.slot)
+    }
+
     @Test func aCachedStatementRunsAgainWithEachRunsValues() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("db.sqlite3"))
