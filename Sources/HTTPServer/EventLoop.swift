@@ -29,8 +29,14 @@ final class EventLoop: @unchecked Sendable {
     /// Deadlines are checked at most this often: how late a timeout may be answered.
     static let deadlineCheckInterval: UInt64 = 25_000_000
 
+    /// A closure held in a struct: an array of bare closures keeps each behind a thunk of the
+    /// most general calling convention, which costs an allocation for every one appended.
+    private struct QueuedTask {
+        let run: @Sendable () -> Void
+    }
+
     private struct Mailbox {
-        var tasks: [@Sendable () -> Void] = []
+        var tasks: [QueuedTask] = []
         /// The wake-up descriptor has been written since the loop last took the tasks.
         var wakeupPending = false
     }
@@ -43,6 +49,10 @@ final class EventLoop: @unchecked Sendable {
     // queued for a socket that closed in the same batch finds nothing instead of a newer
     // socket's handler. Token 0 is the wake-up descriptor.
     private var handlers: [UInt64: Handler] = [:]
+    /// The tasks array the loop last ran, emptied but keeping its room: swapped into the mailbox
+    /// when the loop takes the tasks, so that `execute` appends without growing a new array
+    /// every round (it is called on the store's writer thread, once a send).
+    private var spareTasks: [QueuedTask] = []
     private var nextToken: UInt64 = 1
     private var stopping = false
     /// No handler's deadline is due before this (`.max`: none is set), so until then the loop
@@ -80,7 +90,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `task` on the loop's thread, after what it is doing now. From any thread.
     func execute(_ task: @escaping @Sendable () -> Void) {
         let wake = mailbox.withLock { mailbox -> Bool in
-            mailbox.tasks.append(task)
+            mailbox.tasks.append(QueuedTask(run: task))
             if mailbox.wakeupPending { return false }
             mailbox.wakeupPending = true
             return true
@@ -161,14 +171,17 @@ final class EventLoop: @unchecked Sendable {
                 if mask & Self.inputReady != 0 { handlers[token]?.readable(hangUp: mask & Self.hangUp != 0) }
                 if mask & cepoll_out() != 0 { handlers[token]?.writable() }
             }
-            let tasks = mailbox.withLock { mailbox -> [@Sendable () -> Void] in
+            var tasks: [QueuedTask] = []
+            swap(&tasks, &spareTasks)
+            mailbox.withLock { mailbox in
                 mailbox.wakeupPending = false
-                var taken: [@Sendable () -> Void] = []
-                swap(&taken, &mailbox.tasks)
-                return taken
+                swap(&tasks, &mailbox.tasks)
             }
             // Nothing given after `stop()` runs: the connections are gone by then.
-            for task in tasks where !stopping { task() }
+            for task in tasks where !stopping { task.run() }
+            // Room for a burst of thousands is given back rather than kept for good.
+            tasks.removeAll(keepingCapacity: tasks.capacity <= 4096)
+            swap(&tasks, &spareTasks)
             let checked = Self.now()
             if checked >= check {
                 nextDeadlineCheck = checked + Self.deadlineCheckInterval
