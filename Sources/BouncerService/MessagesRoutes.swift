@@ -189,21 +189,24 @@ struct MessagesRoutes: Sendable {
                                     custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
                                     flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
         let sender = Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator)
-        store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now), sender: sender) { result in
-            responder.respond {
-                switch try result.get() {
-                case .created(let stored):
-                    return try self.respond(stored, to: request, identity, status: .created)
-                case .replayed(let stored):
-                    return try self.respond(stored, to: request, identity)
-                case .conflict:
-                    throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
-                case .parentNotFound:
-                    // Well formed, but pointing at nothing this sender can reply to.
-                    throw HTTPError(.unprocessableContent, code: "parent_not_found",
-                                    detail: "`parent_id` is not a message of this channel.")
-                }
+        // Made here, so that the store's writer, which calls back once the write is committed,
+        // only hands the outcome over instead of copying the request and routes again.
+        let answer: @Sendable (SendOutcome) throws -> Response = { outcome in
+            switch outcome {
+            case .created(let stored):
+                return try self.respond(stored, to: request, identity, status: .created)
+            case .replayed(let stored):
+                return try self.respond(stored, to: request, identity)
+            case .conflict:
+                throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+            case .parentNotFound:
+                // Well formed, but pointing at nothing this sender can reply to.
+                throw HTTPError(.unprocessableContent, code: "parent_not_found",
+                                detail: "`parent_id` is not a message of this channel.")
             }
+        }
+        store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now), sender: sender) { result in
+            responder.respond { try answer(result.get()) }
         }
     }
 

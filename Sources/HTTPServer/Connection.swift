@@ -262,18 +262,21 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             case .callback(let body):
                 let context = self.context
                 let request = request
-                let responder = Responder { build in
-                    self.loop.execute {
-                        let response: Response
-                        do {
-                            response = try build()
-                        } catch {
-                            response = context.render(error, request: request)
-                        }
-                        self.respond(to: pending, with: response)
-                        self.continueAfterResponse()
+                let finish: @Sendable (_ build: () throws -> Response) -> Void = { build in
+                    let response: Response
+                    do {
+                        response = try build()
+                    } catch {
+                        response = context.render(error, request: request)
                     }
+                    self.respond(to: pending, with: response)
+                    self.continueAfterResponse()
                 }
+                // The request and its state are captured once, here, by `finish`: the responder
+                // is called on another thread (for a send, the store's writer, which every send
+                // waits for), where it should only hand the builder over.
+                let loop = self.loop
+                let responder = Responder { build in loop.execute { finish(build) } }
                 do {
                     try body(request, responder)
                 } catch {
