@@ -170,7 +170,12 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                     if !flush() { return }
                 }
             case .body(let bytes):
-                current?.body.append(contentsOf: bytes)
+                // A body that arrives in one piece (most do) is taken as it is, not copied.
+                if current?.body.isEmpty == true {
+                    current?.body = bytes
+                } else {
+                    current?.body.append(contentsOf: bytes)
+                }
                 if let pending = current, pending.body.count > pending.bodyLimit {
                     failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(pending.bodyLimit)))
                     return
