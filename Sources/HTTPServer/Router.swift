@@ -1,3 +1,5 @@
+import Glibc
+
 /// How a route answers. Most routes answer at once on the connection's event loop; routes that
 /// wait (for the store, say) are async and run as a task. A `callback` route starts on the
 /// connection's event loop and answers later through its `Responder` from any thread, without a
@@ -37,13 +39,49 @@ public struct Router: Sendable {
         case notFound
     }
 
+    /// A node's few children or methods, found by comparing names in turn: a node has a
+    /// handful, and hashing every segment of every request cost more than comparing it. Names
+    /// compare byte for byte, as path segments and methods are meant to (a `String` comparison
+    /// would also weigh canonically equivalent spellings).
+    private struct FewEntries<Value> {
+        private(set) var entries: [(name: String, value: Value)] = []
+
+        var isEmpty: Bool { entries.isEmpty }
+        var names: [String] { entries.map(\.name) }
+
+        subscript(name: Substring) -> Value? {
+            for entry in entries where Self.sameBytes(entry.name, name) { return entry.value }
+            return nil
+        }
+
+        private static func sameBytes(_ name: String, _ other: Substring) -> Bool {
+            let count = name.utf8.count
+            guard count == other.utf8.count else { return false }
+            guard count > 0 else { return true }
+            // Both are native strings, whose bytes are contiguous: one memcmp.
+            let compared: Bool?? = name.utf8.withContiguousStorageIfAvailable { bytes in
+                other.utf8.withContiguousStorageIfAvailable { otherBytes in
+                    memcmp(bytes.baseAddress!, otherBytes.baseAddress!, count) == 0
+                }
+            }
+            if let same = compared ?? nil { return same }
+            return name.utf8.elementsEqual(other.utf8)
+        }
+
+        /// Only while the router is built.
+        mutating func add(_ name: String, _ value: Value) {
+            precondition(self[name[...]] == nil, "router entries are added once")
+            entries.append((name, value))
+        }
+    }
+
     private final class Node: @unchecked Sendable {
         // Mutated only while the router is being built, before it is shared.
-        var literals: [Substring: Node] = [:]
+        var literals = FewEntries<Node>()
         var parameter: (name: String, node: Node)?
-        var handlers: [String: Handler] = [:]
+        var handlers = FewEntries<Handler>()
         /// Body limits of the routes that take more than the server's default.
-        var bodyLimits: [String: Int] = [:]
+        var bodyLimits = FewEntries<Int>()
         /// The template the node's routes were added with, for logs and metrics.
         var template = ""
     }
@@ -77,16 +115,16 @@ public struct Router: Sendable {
                     node = child
                 } else {
                     let child = Node()
-                    node.literals[segment] = child
+                    node.literals.add(String(segment), child)
                     node = child
                 }
             }
         }
-        precondition(node.handlers[method] == nil, "route \(method) \(template) is defined twice")
-        node.handlers[method] = handler
+        precondition(node.handlers[method[...]] == nil, "route \(method) \(template) is defined twice")
+        node.handlers.add(method, handler)
         node.template = template
         if let maxBodyBytes {
-            node.bodyLimits[method] = maxBodyBytes
+            node.bodyLimits.add(method, maxBodyBytes)
             largestBodyLimit = max(largestBodyLimit ?? 0, maxBodyBytes)
         }
         routes.append((method, template))
@@ -112,10 +150,10 @@ public struct Router: Sendable {
         guard let node = Self.find(segments[...], from: root, parameters: &parameters), !node.handlers.isEmpty else {
             return (.notFound, nil, nil)
         }
-        if let handler = node.handlers[method] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
-            return (.found(handler, parameters: parameters), node.bodyLimits[method], node.template)
+        if let handler = node.handlers[method[...]] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
+            return (.found(handler, parameters: parameters), node.bodyLimits[method[...]], node.template)
         }
-        var allowed = Set(node.handlers.keys)
+        var allowed = Set(node.handlers.names)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return (.methodNotAllowed(allowed: allowed.sorted()), nil, node.template)
     }
