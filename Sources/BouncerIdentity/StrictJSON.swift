@@ -189,18 +189,23 @@ public struct StrictJSONParser {
 
     private mutating func parseString() throws(StrictJSONError) -> String {
         index += 1
-        // Most strings have no escapes: take them whole, in one validation.
+        // Most strings have no escapes: take them whole, in one validation. Most are ASCII too,
+        // which needs none: the scan notes whether a byte was not.
         var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        var high: UInt8 = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            high |= bytes[end]
+            end += 1
+        }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { throw error("invalid UTF-8") }
+            guard let text = Self.string(bytes, index..<end, isASCII: high < 0x80) else { throw error("invalid UTF-8") }
             index = end + 1
             return text
         }
         var scalars = String.UnicodeScalarView()
         var run = index
         func flush(_ end: Int) throws(StrictJSONError) {
-            guard let text = String(validating: bytes[run..<end], as: UTF8.self) else { throw error("invalid UTF-8") }
+            guard let text = Self.string(bytes, run..<end, isASCII: false) else { throw error("invalid UTF-8") }
             scalars.append(contentsOf: text.unicodeScalars)
         }
         while true {
@@ -244,6 +249,15 @@ public struct StrictJSONParser {
                 throw error("invalid escape")
             }
             run = index
+        }
+    }
+
+    /// `bytes[range]` as a string if it is valid UTF-8. ASCII is valid as it is, and is taken
+    /// without the generic validating initializer, which looks up type metadata on every call.
+    private static func string(_ bytes: [UInt8], _ range: Range<Int>, isASCII: Bool) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            return isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
         }
     }
 
