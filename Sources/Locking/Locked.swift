@@ -6,8 +6,9 @@ import Glibc
 /// mutexes, while `Mutex` on Linux locks with atomics and futexes it cannot see, so every access
 /// through a `Mutex` is reported as a data race and real races drown among them.
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    // Visible to the inlined `withLock` in other modules, not to their code.
+    @usableFromInline var value: Value
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     public init(_ value: Value) {
         self.value = value
@@ -20,7 +21,9 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock. `body` must not lock it again.
-    @inline(__always)
+    /// Inlinable: called from other modules, a generic function that is not runs unspecialized,
+    /// looking up its types and calling `body` through a thunk on every call.
+    @inlinable @inline(__always)
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
