@@ -176,13 +176,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 } else {
                     current?.body.append(contentsOf: bytes)
                 }
-                if let pending = current, pending.body.count > pending.bodyLimit {
-                    failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(pending.bodyLimit)))
+                // Read in place: binding `current` to a constant would copy the whole request.
+                if let limit = current?.bodyLimit, let count = current?.body.count, count > limit {
+                    failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
                     return
                 }
             case .end:
-                if let request = current {
-                    current = nil
+                if let request = current.take() {
                     busy = true
                     handle(request)
                 }
