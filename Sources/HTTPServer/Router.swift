@@ -50,7 +50,8 @@ public struct Router: Sendable {
         var names: [String] { entries.map(\.name) }
 
         subscript(name: Substring) -> Value? {
-            for entry in entries where Self.sameBytes(entry.name, name) { return entry.value }
+            // By index: iterating the entries would copy (and retain) each one it looks at.
+            for index in entries.indices where Self.sameBytes(entries[index].name, name) { return entries[index].value }
             return nil
         }
 
