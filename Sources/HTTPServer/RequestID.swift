@@ -9,8 +9,8 @@ public enum RequestID {
     private static let counter = Atomic<UInt64>(0)
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
-    /// Written byte by byte into the string's own storage: every request without an id of its
-    /// own gets one, and joining three strings cost more than the rest of its routing.
+    /// Written byte by byte into the string's own storage, for every request without an id of
+    /// its own: joining the prefix, the dash and the counter made a string for each step.
     public static func make() -> String {
         let value = counter.add(1, ordering: .relaxed).newValue
         var digitCount = 1
