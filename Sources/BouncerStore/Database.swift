@@ -65,24 +65,22 @@ public final class Database {
             }
             return
         }
-        let statement = try cachedStatement(sql)
-        try statement.bind(arguments)
-        while try statement.step() {}
-        sqlite3_reset(statement.handle)
+        try run(cachedStatement(sql), arguments)
     }
 
     /// Runs one statement from the statement cache: for the fixed statements every write runs
     /// (BEGIN, SAVEPOINT, RELEASE, COMMIT), which are then parsed once per connection.
     public func executeCached(_ sql: String) throws(DatabaseError) {
-        let statement = try cachedStatement(sql)
-        sqlite3_reset(statement.handle)
-        while try statement.step() {}
-        sqlite3_reset(statement.handle)
+        try run(cachedStatement(sql), [])
     }
 
     /// Runs one of the statements every write runs, with `arguments`.
     public func execute(_ frequent: FrequentSQL, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
-        let statement = try cachedStatement(frequent)
+        try run(cachedStatement(frequent), arguments)
+    }
+
+    /// Binds `arguments` (which resets the statement), steps it to its end, and resets it.
+    private func run(_ statement: Statement, _ arguments: [DatabaseValue]) throws(DatabaseError) {
         try statement.bind(arguments)
         while try statement.step() {}
         sqlite3_reset(statement.handle)

@@ -47,8 +47,7 @@ public enum Timestamp {
         return remainder >= 0 ? format(seconds: seconds, milliseconds: remainder) : format(seconds: seconds - 1, milliseconds: remainder + 1000)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, written digit by digit: this runs for every stored row and
-    /// every log line.
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, written digit by digit (`now()` asks for it once a second).
     public static func format(seconds: Int, milliseconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
