@@ -35,9 +35,12 @@ public final class DatabaseWriter: Sendable {
     private let onBatch: @Sendable (BatchReport) -> Void
     /// Only touched on the writer's queue.
     private let checkpointer: UncheckedBox<LogCheckpointer>
+    /// Only touched on the writer's queue; nil for a schema without `channel_messages`.
+    private let channelIndex: UncheckedBox<ChannelIndex?>
 
-    init(connection: Database, maxBatchSize: Int, onBatch: @escaping @Sendable (BatchReport) -> Void) {
+    init(connection: Database, maxBatchSize: Int, channelIndex: ChannelIndex?, onBatch: @escaping @Sendable (BatchReport) -> Void) {
         self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection))
+        self.channelIndex = UncheckedBox(channelIndex)
         self.connection = UncheckedBox(connection)
         self.maxBatchSize = maxBatchSize
         self.onBatch = onBatch
@@ -118,6 +121,8 @@ public final class DatabaseWriter: Sendable {
                     guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                     item.run(database)
                 }
+                guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
+                channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                 try database.execute(.commit)
             } catch {

@@ -1,8 +1,9 @@
 extension SQLiteStore: MessageRepository {
-    static let messageColumns = """
-        sequence, id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged,
-        edited, created_at, updated_at, hidden
-        """
+    static let messageColumnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
+                                    "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden"]
+    static let messageColumns = messageColumnList.joined(separator: ", ")
+    private static let channelPage = ChannelIndex.pageSQL(columns: messageColumnList, visibleToViewer: false)
+    private static let channelPageForViewer = ChannelIndex.pageSQL(columns: messageColumnList, visibleToViewer: true)
 
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
@@ -39,20 +40,10 @@ extension SQLiteStore: MessageRepository {
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
-        var sql = "SELECT \(Self.messageColumns) FROM messages WHERE channel_id = ?"
-        var arguments: [DatabaseValue] = [.text(channelID)]
-        if let sequence {
-            sql += " AND sequence < ?"
-            arguments.append(.integer(sequence))
-        }
-        if !viewer.seesEverything {
-            sql += " AND ((state IN ('delivered', 'deleted') AND hidden = 0) OR user_id = ?)"
-            arguments.append(.text(viewer.userID))
-        }
-        sql += " ORDER BY sequence DESC LIMIT ?"
-        arguments.append(.integer(Int64(limit)))
+        var arguments: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
+        if !viewer.seesEverything { arguments.append(.text(viewer.userID)) }
+        let query = viewer.seesEverything ? Self.channelPage : Self.channelPageForViewer
         let bound = arguments
-        let query = sql
         return try await readers.read { database in try database.fetchAll(query, bound).map(Self.storedMessage) }
     }
 

@@ -18,6 +18,13 @@ public final class SQLiteStore: Sendable {
                 onBatch: @escaping @Sendable (DatabaseWriter.BatchReport) -> Void = { _ in }) throws {
         let writerConnection = try Self.openWriter(path: path, configuration: configuration)
         try Migrator(migrations: migrations).migrate(writerConnection)
+        var channelIndex: ChannelIndex?
+        if try ChannelIndex.exists(in: writerConnection) {
+            // Messages written into the file by other means, or left by a batch that failed, are
+            // copied now, so that no reader scans more than about a batch of rows.
+            try writerConnection.inTransaction { database in try ChannelIndex.catchUp(database) }
+            channelIndex = ChannelIndex(batchSize: configuration.channelIndexBatchSize)
+        }
         var readerConnections: [Database] = []
         for _ in 0..<max(1, configuration.readerCount) {
             let reader = try Database(path: path, mode: .readOnly)
@@ -27,7 +34,8 @@ public final class SQLiteStore: Sendable {
         }
         self.path = path
         self.schemaVersion = migrations.last?.version ?? 0
-        self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize, onBatch: onBatch)
+        self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
+                                     channelIndex: channelIndex, onBatch: onBatch)
         self.readers = ReaderPool(connections: readerConnections)
     }
 

@@ -14,6 +14,8 @@ public struct StoreConfiguration: Sendable, Equatable {
     public var readerCount = 4
     /// Most writes grouped into one transaction.
     public var maxBatchSize = 512
+    /// Writes between two copies of new messages into `channel_messages` (ChannelIndex).
+    public var channelIndexBatchSize = ChannelIndex.defaultBatchSize
 
     public init() {}
 }

@@ -51,6 +51,7 @@ while written < messageCount {
                              .text(random.below(100) < 97 ? "delivered" : "bounced"), .text(time), .text(time)])
             while try insert.step() {}
         }
+        try ChannelIndex.catchUp(database)
     }
     written = min(messageCount, written + batch)
     print("messages: \(written)")

@@ -1,0 +1,85 @@
+/// `channel_messages`, each channel's message sequences in order, brought up to date with the
+/// messages table in batches (migrations/0008_channel_messages.sql says why).
+///
+/// Every `batchSize` writes, the writer copies the messages sent since the last batch inside the
+/// transaction of the group that completes the batch, so that the copy's log pages go out with
+/// that group's commit, under the same sync. Readers never depend on the copy being current:
+/// `pageSQL` finds the messages not yet copied among the newest rows of `messages`, and the batch
+/// size is what bounds that scan.
+public final class ChannelIndex {
+    /// Writes between two batches. With sends spread over 50 channels, a batch of 512 writes
+    /// about 50 pages, where an index entry written with each send wrote about 440. Larger
+    /// batches save little more, make their group's commit wait longer, and make readers scan
+    /// more rows.
+    public static let defaultBatchSize = 512
+
+    let batchSize: Int
+    /// Writes counted since the last batch; only touched on the writer's queue.
+    private var writesSinceBatch = 0
+
+    init(batchSize: Int = defaultBatchSize) {
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Whether `database`'s schema has the table (a store opened with other migrations has not).
+    static func exists(in database: Database) throws -> Bool {
+        try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'channel_messages_progress'", as: Int.self) == 1
+    }
+
+    /// Counts a group's `writes`, and copies the new messages into the group's open transaction
+    /// when a batch is due. It runs without a savepoint of its own, which would make SQLite keep
+    /// a copy of every page the batch changes (measured: twice the batch's time). None is needed:
+    /// the copy is one statement that no constraint can fail (`OR IGNORE`), and an I/O error or
+    /// a full disk rolls the whole group back, which the writer finds and reports as it would
+    /// for any write. A batch that fails in any other way leaves its messages to the next one.
+    func catchUpIfDue(afterWrites writes: Int, _ database: Database) {
+        writesSinceBatch += writes
+        guard writesSinceBatch >= batchSize else { return }
+        writesSinceBatch = 0
+        _ = try? Self.catchUp(database)
+    }
+
+    /// Copies every message newer than the mark and moves the mark to the newest. Runs inside the
+    /// caller's transaction; returns how many messages it copied.
+    ///
+    /// `OR IGNORE`: a copy that stopped between its two statements left rows the next one copies
+    /// again. It also means that no constraint can stop the statement halfway, so SQLite keeps
+    /// no statement journal to undo one.
+    @discardableResult
+    public static func catchUp(_ database: Database) throws(DatabaseError) -> Int {
+        try database.executeCached("""
+            INSERT OR IGNORE INTO channel_messages (channel_id, sequence)
+            SELECT channel_id, sequence FROM messages WHERE sequence > (SELECT indexed_through FROM channel_messages_progress)
+            """)
+        let copied = database.changes
+        try database.executeCached("""
+            UPDATE channel_messages_progress SET indexed_through = (SELECT max(sequence) FROM messages)
+             WHERE indexed_through < (SELECT max(sequence) FROM messages)
+            """)
+        return copied
+    }
+
+    /// A page of one channel, newest first: `?1` the channel, `?2` the sequence to start below,
+    /// `?3` the page size and, with `visibleToViewer`, `?4` the viewer, who sees the delivered
+    /// and deleted messages that are not hidden, and their own.
+    ///
+    /// Two parts merged by sequence: the messages not copied yet (a scan of the newest rows) and
+    /// the copied ones. Each part comes out in order (the second part names `c.sequence` so that
+    /// SQLite reads it in the table's order instead of sorting it), so SQLite merges the two and
+    /// stops at the page size. One statement reads both under one snapshot.
+    static func pageSQL(columns: [String], visibleToViewer: Bool) -> String {
+        func visible(_ table: String) -> String {
+            visibleToViewer ? " AND ((\(table)state IN ('delivered', 'deleted') AND \(table)hidden = 0) OR \(table)user_id = ?4)" : ""
+        }
+        let joinedColumns = (["c.sequence AS sequence"] + columns.filter { $0 != "sequence" }.map { "m." + $0 }).joined(separator: ", ")
+        return """
+            SELECT \(columns.joined(separator: ", ")) FROM messages
+             WHERE sequence > (SELECT indexed_through FROM channel_messages_progress) AND channel_id = ?1 AND sequence < ?2\(visible(""))
+            UNION ALL
+            SELECT \(joinedColumns) FROM channel_messages AS c CROSS JOIN messages AS m ON m.sequence = c.sequence
+             WHERE c.channel_id = ?1 AND c.sequence <= (SELECT indexed_through FROM channel_messages_progress)
+               AND c.sequence < ?2\(visible("m."))
+            ORDER BY sequence DESC LIMIT ?3
+            """
+    }
+}
