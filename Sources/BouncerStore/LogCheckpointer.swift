@@ -5,11 +5,14 @@ import CSQLite
 /// SQLite's automatic checkpoint runs inside the commit that takes the log past its threshold:
 /// the writes of that group wait for the pages to be copied and the database file to be synced
 /// before their callers hear that they are committed. This replaces it, on the writer's
-/// connection, with the same passive checkpoint at the same threshold, run once the group's
-/// callers have been resumed: only the writes queued behind it wait.
+/// connection, with the same passive checkpoint, run once the group's callers have been
+/// resumed: only the writes queued behind it wait.
 final class LogCheckpointer {
-    /// Log frames that make a checkpoint due: SQLite's own default.
-    static let defaultThreshold: Int32 = 1000
+    /// Log frames that make a checkpoint due. SQLite's default is 1,000; the writes queued behind
+    /// a checkpoint wait for all of it, so shorter ones, more often, keep the slowest sends
+    /// faster. Measured on the send benchmark, against 1,000: p99 1-2 ms lower at 300, for the
+    /// same throughput; 100 and 200 were no better than 300.
+    static let defaultThreshold: Int32 = 300
 
     /// Frames in the log after the last commit, as SQLite's WAL hook reports them.
     private let frames = UncheckedBox<Int32>(0)
