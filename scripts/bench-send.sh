@@ -19,20 +19,25 @@ echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FU
 # Several runs, and their median: a run's figure moves with whatever else the host is doing.
 # The server's CPU time per message too: it drifts with the host, but far less.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# And the time the hypervisor gave this machine's cores to others ("steal"): a run that lost
+# much of it measured a slower machine, not a slower server.
+steal_ticks() { awk '/^cpu / {print $9}' /proc/stat; }
 runs=${BENCH_RUNS:-3}
 for run in $(seq "$runs"); do
-  before=$(cpu_ticks)
+  before=$(cpu_ticks) stolen_before=$(steal_ticks)
   # One wrk thread drives all 64 connections: it needs about a third of a core, and on a machine
   # the server shares, a second thread mostly adds switching (16 interleaved pairs on two cores:
   # with two, 5% fewer messages a second and 8% more server CPU a message on average).
   BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
     wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk-$run.txt"
-  after=$(cpu_ticks)
+  after=$(cpu_ticks) stolen=$(($(steal_ticks) - stolen_before))
   grep -E "Non-2xx|Socket errors" "$work/wrk-$run.txt" || true
   line=$(grep -E "^send:" "$work/wrk-$run.txt")
   messages=$(awk '/requests in/ {print $1}' "$work/wrk-$run.txt")
   cpu=$(awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$messages" 'BEGIN { printf "%.1f", (n > 0 ? ticks / hz / n * 1e6 : 0) }')
-  echo "run $run: ${line#send: }; server CPU $cpu us a message ($messages messages)"
+  steal=$(awk -v ticks="$stolen" -v hz="$(getconf CLK_TCK)" -v cores="$(nproc)" -v seconds="${BENCH_SECONDS:-10}" \
+    'BEGIN { printf "%.1f", ticks / hz / (cores * seconds) * 100 }')
+  echo "run $run: ${line#send: }; server CPU $cpu us a message ($messages messages); steal $steal% of the cores"
   echo "${line#send: }" >>"$work/runs.txt"
 done
 # The run with the median rate, as `send:`.
