@@ -78,6 +78,11 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         if let checkpoint = batch.checkpoint {
             metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
         }
+        if let error = batch.channelCopyError {
+            metrics.add("bouncer_store_channel_copy_failures_total")
+            logger.warn("copying new messages into channel_messages failed; the next batch tries again",
+                        ["error": .string(String(describing: error))])
+        }
     }
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)

@@ -17,8 +17,10 @@ public final class ChannelIndex {
     /// Writes counted since the last batch; only touched on the writer's queue.
     private var writesSinceBatch = 0
 
-    init(batchSize: Int = defaultBatchSize) {
+    /// `due`: the first group copies, whatever its size (the copy at open failed).
+    init(batchSize: Int = defaultBatchSize, due: Bool = false) {
         self.batchSize = max(1, batchSize)
+        self.writesSinceBatch = due ? self.batchSize : 0
     }
 
     /// Whether `database`'s schema has the table (a store opened with other migrations has not).
@@ -27,16 +29,21 @@ public final class ChannelIndex {
     }
 
     /// Counts a group's `writes`, and copies the new messages into the group's open transaction
-    /// when a batch is due. It runs without a savepoint of its own, which would make SQLite keep
+    /// when a batch is due; returns the copy's error, for the writer to report. It runs without a savepoint of its own, which would make SQLite keep
     /// a copy of every page the batch changes (measured: twice the batch's time). None is needed:
     /// the copy is one statement that no constraint can fail (`OR IGNORE`), and an I/O error or
     /// a full disk rolls the whole group back, which the writer finds and reports as it would
     /// for any write. A batch that fails in any other way leaves its messages to the next one.
-    func catchUpIfDue(afterWrites writes: Int, _ database: Database) {
+    func catchUpIfDue(afterWrites writes: Int, _ database: Database) -> DatabaseError? {
         writesSinceBatch += writes
-        guard writesSinceBatch >= batchSize else { return }
+        guard writesSinceBatch >= batchSize else { return nil }
         writesSinceBatch = 0
-        _ = try? Self.catchUp(database)
+        do {
+            try Self.catchUp(database)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Copies every message newer than the mark and moves the mark to the newest. Runs inside the
@@ -67,18 +74,23 @@ public final class ChannelIndex {
     /// the copied ones. Each part comes out in order (the second part names `c.sequence` so that
     /// SQLite reads it in the table's order instead of sorting it), so SQLite merges the two and
     /// stops at the page size. One statement reads both under one snapshot.
+    ///
+    /// The copied part's upper bound is one expression: given two (below the cursor, at most the
+    /// mark), SQLite seeks by one and tests the other row by row, and a page deep in a channel
+    /// read every entry between the mark and its cursor. It also checks the message's channel,
+    /// so that an entry a delete left behind could not show another channel's message.
     static func pageSQL(columns: [String], visibleToViewer: Bool) -> String {
         func visible(_ table: String) -> String {
             visibleToViewer ? " AND ((\(table)state IN ('delivered', 'deleted') AND \(table)hidden = 0) OR \(table)user_id = ?4)" : ""
         }
-        let joinedColumns = (["c.sequence AS sequence"] + columns.filter { $0 != "sequence" }.map { "m." + $0 }).joined(separator: ", ")
+        let joinedColumns = columns.map { $0 == "sequence" ? "c.sequence AS sequence" : "m." + $0 }.joined(separator: ", ")
         return """
             SELECT \(columns.joined(separator: ", ")) FROM messages
              WHERE sequence > (SELECT indexed_through FROM channel_messages_progress) AND channel_id = ?1 AND sequence < ?2\(visible(""))
             UNION ALL
             SELECT \(joinedColumns) FROM channel_messages AS c CROSS JOIN messages AS m ON m.sequence = c.sequence
-             WHERE c.channel_id = ?1 AND c.sequence <= (SELECT indexed_through FROM channel_messages_progress)
-               AND c.sequence < ?2\(visible("m."))
+             WHERE c.channel_id = ?1 AND c.sequence < min(?2, (SELECT indexed_through FROM channel_messages_progress) + 1)
+               AND m.channel_id = ?1\(visible("m."))
             ORDER BY sequence DESC LIMIT ?3
             """
     }

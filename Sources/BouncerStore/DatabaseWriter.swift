@@ -13,6 +13,9 @@ public final class DatabaseWriter: Sendable {
         public var duration: Duration
         /// How long the checkpoint that followed the group took, when one did.
         public var checkpoint: Duration?
+        /// Why copying new messages into `channel_messages` failed, when the group tried and it
+        /// did: readers still see every message, but scan more rows until a copy succeeds.
+        public var channelCopyError: DatabaseError?
     }
 
     private struct WorkItem: Sendable {
@@ -111,6 +114,7 @@ public final class DatabaseWriter: Sendable {
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             var commitError: DatabaseError?
+            var channelCopyError: DatabaseError?
             do throws(DatabaseError) {
                 try database.execute(.beginImmediate)
                 for item in batch {
@@ -122,7 +126,7 @@ public final class DatabaseWriter: Sendable {
                     item.run(database)
                 }
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
-                channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
+                channelCopyError = channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                 try database.execute(.commit)
             } catch {
@@ -133,7 +137,7 @@ public final class DatabaseWriter: Sendable {
             let duration = ContinuousClock.now - started
             // After the callers are resumed, so that only the writes queued since wait for it.
             let checkpoint = checkpointer.value.checkpointIfDue(database)
-            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint))
+            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint, channelCopyError: channelCopyError))
         }
     }
 

@@ -21,9 +21,11 @@ public final class SQLiteStore: Sendable {
         var channelIndex: ChannelIndex?
         if try ChannelIndex.exists(in: writerConnection) {
             // Messages written into the file by other means, or left by a batch that failed, are
-            // copied now, so that no reader scans more than about a batch of rows.
-            try writerConnection.inTransaction { database in try ChannelIndex.catchUp(database) }
-            channelIndex = ChannelIndex(batchSize: configuration.channelIndexBatchSize)
+            // copied now, so that no reader scans more than about a batch of rows. Readers are
+            // right without it: a copy that fails here is the first group's to try again, and
+            // that group reports its error.
+            let copied = (try? writerConnection.inTransaction { database in try ChannelIndex.catchUp(database) }) != nil
+            channelIndex = ChannelIndex(batchSize: configuration.channelIndexBatchSize, due: !copied)
         }
         var readerConnections: [Database] = []
         for _ in 0..<max(1, configuration.readerCount) {

@@ -21,6 +21,10 @@ public final class Statement {
         self.database = database
     }
 
+    /// SQLite's virtual machine steps in this statement's runs since it was prepared: how much
+    /// work a query did, whatever it returned.
+    var virtualMachineSteps: Int { Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0)) }
+
     deinit {
         sqlite3_finalize(handle)
         boundBytes.deallocate()

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 import TestSupport
 @testable import BouncerStore
@@ -82,11 +83,15 @@ import TestSupport
         defer { store.close() }
         var visibleToBob: [String] = []
         var everything: [String] = []
+        // Every fifth message is hidden (reported by enough users): bob sees it only if it is his.
         for index in 0..<30 {
-            let (user, state) = [("alice", "delivered"), ("alice", "bounced"), ("bob", "bounced"), ("alice", "removed")][index % 4]
+            let (user, state) = [("alice", "delivered"), ("alice", "bounced"), ("bob", "bounced"), ("alice", "removed"),
+                                 ("bob", "delivered"), ("alice", "delivered")][index % 6]
             try await Self.send(Self.message("m\(index)", channel: "messaging:room", user: user, state: state), to: store)
+            let hidden = index % 5 == 0
+            if hidden { try await store.writer.write { try $0.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text("m\(index)")]) } }
             everything.insert("m\(index)", at: 0)
-            if state == "delivered" || user == "bob" { visibleToBob.insert("m\(index)", at: 0) }
+            if (state == "delivered" && !hidden) || user == "bob" { visibleToBob.insert("m\(index)", at: 0) }
         }
         let (indexedThrough, newest) = try await Self.progress(store)
         #expect(indexedThrough > 0 && indexedThrough < newest, "some messages are copied and some are not")
@@ -96,10 +101,12 @@ import TestSupport
     }
 
     /// SQLite gives a deleted newest message's sequence to the next message: that one must not
-    /// fall between the copied part and the newest rows.
-    @Test func aMessageThatTakesADeletedOnesSequenceIsListed() async throws {
+    /// fall between the copied part and the newest rows. Copied at once (batches of one) or
+    /// found among the rows not copied yet (batches of five), it is listed.
+    @Test(arguments: [1, 5])
+    func aMessageThatTakesADeletedOnesSequenceIsListed(batchSize: Int) async throws {
         let directory = try TemporaryDirectory()
-        let store = try Self.openStore(directory, batchSize: 1)
+        let store = try Self.openStore(directory, batchSize: batchSize)
         defer { store.close() }
         for index in 0..<5 { try await Self.send(Self.message("m\(index)", channel: "messaging:a"), to: store) }
         #expect(try await Self.progress(store) == (5, 5))
@@ -107,9 +114,50 @@ import TestSupport
         #expect(try await Self.progress(store) == (4, 4))
         let sequence = try await Self.send(Self.message("again", channel: "messaging:a"), to: store)
         #expect(sequence == 5)
+        #expect(try await Self.progress(store) == (batchSize == 1 ? 5 : 4, 5))
         #expect(try await Self.allPages(of: "messaging:a", in: store) == ["again", "m3", "m2", "m1", "m0"])
-        let left = try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM channel_messages WHERE sequence = 5", as: Int.self) }
-        #expect(left == 1, "the deleted message's entry went with it; the new one's is there")
+    }
+
+    /// Deleting a message that is not the newest, copied or not yet copied, takes it out of its
+    /// channel and leaves the mark where it was.
+    @Test func deletedMessagesLeaveTheirChannel() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.openStore(directory, batchSize: 5)
+        defer { store.close() }
+        for index in 0..<7 { try await Self.send(Self.message("m\(index)", channel: "messaging:a"), to: store) }
+        #expect(try await Self.progress(store) == (5, 7))
+        // m1 is copied, m5 is not (the delete is the third write since the last copy).
+        try await store.writer.write { try $0.execute("DELETE FROM messages WHERE id IN ('m1', 'm5')") }
+        #expect(try await Self.progress(store) == (5, 7))
+        #expect(try await Self.allPages(of: "messaging:a", in: store, limit: 2) == ["m6", "m4", "m3", "m2", "m0"])
+        let entries = try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM channel_messages", as: Int.self) }
+        #expect(entries == 4, "m0, m2, m3 and m4 are copied; m1's entry went with it")
+    }
+
+    /// A copy that fails is reported with its group, and does not fail the group's writes.
+    @Test func aFailedCopyIsReportedAndTheSendsStillCommit() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = StoreConfiguration()
+        configuration.channelIndexBatchSize = 1
+        let errors = Locked<[String]>([])
+        let store = try SQLiteStore(path: directory.path("store.sqlite3"), configuration: configuration, migrations: Self.migrations) { report in
+            if let error = report.channelCopyError { errors.withLock { $0.append(String(describing: error)) } }
+        }
+        defer { store.close() }
+        try await Self.send(Self.message("m0", channel: "messaging:a"), to: store)
+        #expect(errors.withLock { $0 }.isEmpty)
+        // Breaks the copy: its table is gone.
+        try await store.writer.write { database in
+            try database.execute("DROP TRIGGER channel_messages_follow_deletes")
+            try database.execute("DROP TABLE channel_messages")
+        }
+        let sequence = try await Self.send(Self.message("m1", channel: "messaging:a"), to: store)
+        #expect(sequence == 2)
+        let reported = errors.withLock { $0 }
+        #expect(reported.count == 2, "the drop's group and the send's group each tried: \(reported)")
+        #expect(reported.allSatisfy { $0.contains("channel_messages") })
+        let stored = try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM messages", as: Int.self) }
+        #expect(stored == 2)
     }
 
     @Test func openingAStoreCopiesMessagesWrittenAroundTheWriter() async throws {
@@ -145,6 +193,38 @@ import TestSupport
             #expect(plan.contains { $0.contains("MERGE") }, "\(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
             #expect(plan.contains { $0.contains("SEARCH c USING PRIMARY KEY") }, "\(plan)")
+            #expect(plan.contains { $0.contains("SEARCH messages USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plan)")
         }
+    }
+
+    /// A page deep in a large channel seeks to its cursor: the work it does does not grow with
+    /// the number of messages between the cursor and the newest.
+    @Test func aDeepPageReadsOnlyItsOwnRows() async throws {
+        let directory = try TemporaryDirectory()
+        try Self.openStore(directory, batchSize: 1000).close()
+        let database = try Database(path: directory.path("store.sqlite3"))
+        try database.inTransaction { database in
+            for index in 0..<4000 {
+                try database.execute("""
+                    INSERT INTO messages (id, channel_id, user_id, text, state, created_at, updated_at)
+                    VALUES (?, 'messaging:big', 'u', 'x', 'delivered', 't', 't')
+                    """, [.text("b\(index)")])
+            }
+        }
+        try ChannelIndex.catchUp(database)
+        let sql = ChannelIndex.pageSQL(columns: SQLiteStore.messageColumnList, visibleToViewer: false)
+        func steps(before cursor: Int64) throws -> (ids: Int, steps: Int) {
+            let statement = try database.cachedStatement(sql)
+            try statement.bind([.text("messaging:big"), .integer(cursor), .integer(20)])
+            let before = statement.virtualMachineSteps
+            var rows = 0
+            while try statement.step() { rows += 1 }
+            return (rows, statement.virtualMachineSteps - before)
+        }
+        let top = try steps(before: 4001)
+        let deep = try steps(before: 101)
+        #expect(top.ids == 20 && deep.ids == 20)
+        #expect(deep.steps < top.steps * 2, "the newest page took \(top.steps) steps, the one 3,900 messages down \(deep.steps)")
+        database.close()
     }
 }
