@@ -29,11 +29,13 @@ public final class ChannelIndex {
     }
 
     /// Counts a group's `writes`, and copies the new messages into the group's open transaction
-    /// when a batch is due; returns the copy's error, for the writer to report. It runs without a savepoint of its own, which would make SQLite keep
-    /// a copy of every page the batch changes (measured: twice the batch's time). None is needed:
-    /// the copy is one statement that no constraint can fail (`OR IGNORE`), and an I/O error or
-    /// a full disk rolls the whole group back, which the writer finds and reports as it would
-    /// for any write. A batch that fails in any other way leaves its messages to the next one.
+    /// when a batch is due; returns the copy's error, for the writer to report.
+    ///
+    /// No savepoint of its own: one would make SQLite keep a copy of every page the batch
+    /// changes (measured: twice the batch's time). None is needed: the copy is one statement
+    /// that no constraint can fail (`OR IGNORE`), and an I/O error or a full disk rolls the whole
+    /// group back, which the writer finds and reports as it would for any write. A batch that
+    /// fails in any other way leaves its messages to the next one.
     func catchUpIfDue(afterWrites writes: Int, _ database: Database) -> DatabaseError? {
         writesSinceBatch += writes
         guard writesSinceBatch >= batchSize else { return nil }
@@ -60,8 +62,7 @@ public final class ChannelIndex {
             """)
         let copied = database.changes
         try database.executeCached("""
-            UPDATE channel_messages_progress SET indexed_through = (SELECT max(sequence) FROM messages)
-             WHERE indexed_through < (SELECT max(sequence) FROM messages)
+            UPDATE channel_messages_progress SET indexed_through = coalesce((SELECT max(sequence) FROM messages), indexed_through)
             """)
         return copied
     }

@@ -40,11 +40,9 @@ extension SQLiteStore: MessageRepository {
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
-        var arguments: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
-        if !viewer.seesEverything { arguments.append(.text(viewer.userID)) }
-        let query = viewer.seesEverything ? Self.channelPage : Self.channelPageForViewer
-        let bound = arguments
-        return try await readers.read { database in try database.fetchAll(query, bound).map(Self.storedMessage) }
+        let page: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
+        let (query, arguments) = viewer.seesEverything ? (Self.channelPage, page) : (Self.channelPageForViewer, page + [.text(viewer.userID)])
+        return try await readers.read { database in try database.fetchAll(query, arguments).map(Self.storedMessage) }
     }
 
     public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
