@@ -198,7 +198,7 @@ public final class CompiledRuleSet: Sendable {
                 }
             }
             if let database = regexDatabase {
-                database.scan(normalized.folded, scratch: scratch, into: collector)
+                database.scanStreaming(normalized.folded, scratch: scratch, into: collector)
                 for (id, start, end) in collector.matches where end > start {
                     hits.append((regexIDs[id], Int(normalized.foldedOrigin[start]), Int(normalized.foldedOrigin[end - 1]) + 1))
                 }

@@ -94,7 +94,7 @@ public enum PatternCompiler {
     static func checkRegex(_ pattern: String) throws(PatternError) {
         var database: OpaquePointer?
         var error: UnsafeMutablePointer<hs_compile_error_t>?
-        let status = hs_compile(pattern, CompiledRuleSet.regexFlags, cvs_mode_block(), nil, &database, &error)
+        let status = hs_compile(pattern, CompiledRuleSet.regexFlags, Database.regexMode, nil, &database, &error)
         if status == HS_SUCCESS {
             hs_free_database(database)
             return

@@ -180,4 +180,35 @@ import TestSupport
             #expect(try client.request("POST", "/v1/moderation/check", headers: Self.json(tokens.moderator), body: #"{"text":"\#(long)"}"#).status == 400)
         }
     }
+    /// Vectorscan 5.4.9 aborted the process on these regex shapes and a message of 255 bytes or
+    /// more (see `Database.regexMode`): one admin rule and one user message took the service down.
+    @Test func longMessagesAgainstRegexShapesThatOnceAbortedTheProcess() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            let service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"])
+            let client = try service.client()
+            let shapes = ["(x|xx)*y", "(a|aa)*b", "(a|aa)+b", "(ab|abab)*c", "(xy|xyxy)+z", "[a-z]+xy", ".*ab",
+                          "ab.*cd", "x{2,}y", #"\\bxx\\w*"#, "(a|ab)*c", "[a-z]+coin"]
+            for shape in shapes {
+                let created = try client.request("POST", "/v1/rules", headers: Self.json(tokens.admin),
+                                                 body: #"{"kind":"regex","pattern":"\#(shape)","action":"flag"}"#)
+                #expect(created.status == 201, "\(shape)")
+            }
+            for length in [300, 5000] {
+                for letter in ["a", "x"] {
+                    let text = String(repeating: letter, count: length)
+                    let sent = try client.request("POST", "/v1/channels/messaging:general/messages", headers: Self.json(tokens.user),
+                                                  body: #"{"text":"\#(text)"}"#)
+                    #expect(sent.status == 201, "\(length) × \(letter)")
+                    #expect(try Self.check(client, tokens.moderator, text)["action"] as? String != nil)
+                }
+            }
+            let coin = try Self.check(client, tokens.moderator, String(repeating: "q", count: 4000) + "coin")
+            let span = try #require(((coin["rules"] as? [[String: Any]])?.first?["matched"] as? [[String: Any]])?.first)
+            #expect(span["start"] as? Int == 0 && span["end"] as? Int == 4004)
+            #expect(try client.request("GET", "/healthz").status == 200)
+        }
+    }
 }
