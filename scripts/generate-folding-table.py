@@ -33,6 +33,7 @@ EXTRA = {
     "ð": "d", "ɨ": "i", "ʉ": "u", "ɍ": "r", "ɏ": "y", "ƶ": "z", "ǥ": "g", "ɇ": "e",
     "ε": "e", "η": "n", "τ": "t", "κ": "k", "χ": "x", "ω": "w", "ϲ": "c", "ς": "s",
     "к": "k", "м": "m", "т": "t", "н": "h", "в": "b", "ь": "b", "п": "n", "г": "r", "и": "u",
+    "μ": "u",
 }
 
 LEFT_ALONE = [(0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x3040, 0x30FF), (0x1100, 0x11FF),
@@ -78,6 +79,11 @@ def main():
             if not (folded.isascii() and folded != char):
                 # The character's own look-alike first (capital eta is an H), then its small form's.
                 folded = EXTRA.get(char) or look_alikes.get(char) or (EXTRA.get(folded) if len(folded) == 1 else None)
+                # A capital that looks like I is an l to the confusables list (I and l look alike),
+                # but it is written for an I, as ASCII's own I is (Cyrillic ЅНІТ, Greek SHΙT).
+                small = char.lower()
+                if folded == "l" and small != char and (EXTRA.get(small) or look_alikes.get(small)) == "i":
+                    folded = "i"
                 if folded is None:
                     continue
         if not folded.isascii():

@@ -29,6 +29,8 @@ public final class CompiledRuleSet: Sendable {
     private let wordsDatabases: [(database: Database, ids: [Int])]
     private let foldedLiteralDatabase: Database?
     private let regexDatabase: Database?
+    /// The `word` rules' words, for words with masked letters (`f*ck`).
+    private let maskedWords: MaskedWords
     private let scratch: ScratchPool
     /// Ids of the `entries` of each database, by the id vectorscan reports.
     private let foldedLiteralIDs: [Int]
@@ -38,16 +40,23 @@ public final class CompiledRuleSet: Sendable {
     public var ruleCount: Int { rules.count }
 
     /// Compiles the enabled rules. Throws the first rule whose pattern cannot be used.
-    public static func compile(_ rules: [RuleDefinition]) throws(Refusal) -> CompiledRuleSet {
+    /// `inflections`: whether `word` rules match inflections when they do not say (the rule set's
+    /// setting; see `RuleDefinition.inflections`).
+    public static func compile(_ rules: [RuleDefinition], inflections: Bool = true) throws(Refusal) -> CompiledRuleSet {
         let started = ContinuousClock.now
-        let entries = try prepare(rules)
+        let entries = try prepare(rules, inflections: inflections)
         var wordsIDs: [Int] = [], foldedIDs: [Int] = [], regexIDs: [Int] = []
         var wordsLiterals: [[UInt8]] = [], foldedLiterals: [[UInt8]] = [], regexes: [String] = []
+        var maskedWords = MaskedWords()
         for (id, entry) in entries.enumerated() {
             switch entry.pattern.form {
-            case .words(let literal, _, _, _):
+            case .words(let literal, let runs, let left, let right, let inflects):
                 wordsIDs.append(id)
                 wordsLiterals.append(literal)
+                if left && right && rules[entry.rule].kind == .word {
+                    let letters = zip(literal, runs).flatMap { [UInt8](repeating: $0, count: Int($1)) }
+                    maskedWords.add(MaskedWords.Listed(letters: letters, entry: id, inflects: inflects))
+                }
             case .domain(let literal), .email(let literal, _):
                 foldedIDs.append(id)
                 foldedLiterals.append(literal)
@@ -72,14 +81,15 @@ public final class CompiledRuleSet: Sendable {
             let ruleIndex = error.expression.map { entries[regexIDs[$0]].rule } ?? 0
             throw Refusal(index: ruleIndex, ruleID: rules[ruleIndex].id, reason: error.message)
         }
-        return CompiledRuleSet(rules: rules, entries: entries, words: words, folded: folded, regex: regex,
+        return CompiledRuleSet(rules: rules, entries: entries, words: words, folded: folded, regex: regex, masked: maskedWords,
                                foldedIDs: foldedIDs, regexIDs: regexIDs, duration: ContinuousClock.now - started)
     }
 
     private init(rules: [RuleDefinition], entries: [Entry], words: [(database: Database, ids: [Int])], folded: Database?,
-                 regex: Database?, foldedIDs: [Int], regexIDs: [Int], duration: Duration) {
+                 regex: Database?, masked: MaskedWords, foldedIDs: [Int], regexIDs: [Int], duration: Duration) {
         self.rules = rules
         self.entries = entries
+        self.maskedWords = masked
         self.wordsDatabases = words
         self.foldedLiteralDatabase = folded
         self.regexDatabase = regex
@@ -91,7 +101,7 @@ public final class CompiledRuleSet: Sendable {
 
     /// Every enabled rule's pattern, prepared on all cores (normalizing 100,000 patterns one
     /// by one would take a good part of the compile time).
-    private static func prepare(_ rules: [RuleDefinition]) throws(Refusal) -> [Entry] {
+    private static func prepare(_ rules: [RuleDefinition], inflections: Bool) throws(Refusal) -> [Entry] {
         let chunkCount = rules.count < 2000 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let chunkSize = (rules.count + chunkCount - 1) / max(1, chunkCount)
         let results = Locked<[Int: Result<[Entry], Refusal>]>([:])
@@ -100,7 +110,16 @@ public final class CompiledRuleSet: Sendable {
             var refusal: Refusal?
             for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled {
                 do {
-                    prepared.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rules[index].kind, pattern: rules[index].pattern)))
+                    let rule = rules[index]
+                    let inflects = rule.kind == .word && (rule.inflections ?? inflections)
+                    prepared.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rule.kind, pattern: rule.pattern,
+                                                                                            inflections: inflects)))
+                    // An inflected form the suffix check cannot see: an e-word's -ing (`raping`).
+                    for form in inflects ? Inflection.extraForms(of: rule.pattern.trimmingCharacters().lowercased()) : [] {
+                        if let pattern = try? PatternCompiler.prepare(kind: rule.kind, pattern: form) {
+                            prepared.append(Entry(rule: index, pattern: pattern))
+                        }
+                    }
                 } catch let error as PatternError {
                     refusal = Refusal(index: index, ruleID: rules[index].id, reason: error.reason)
                     break
@@ -166,10 +185,16 @@ public final class CompiledRuleSet: Sendable {
                 database.scan(normalized.words, scratch: scratch, into: collector)
                 for (id, _, end) in collector.matches {
                     let entryIndex = ids[id]
-                    guard case .words(let literal, let runs, let left, let right) = entries[entryIndex].pattern.form else { continue }
+                    guard case .words(let literal, let runs, let left, let right, let inflects) = entries[entryIndex].pattern.form else { continue }
                     let start = end - literal.count
-                    guard Self.isWordMatch(normalized, start, end, runs: runs, left: left, right: right) else { continue }
-                    hits.append((entryIndex, Int(normalized.wordsStart[start]), Int(normalized.wordsEnd[end - 1])))
+                    guard let matchEnd = Self.wordMatchEnd(normalized, literal, start, end, runs: runs, left: left, right: right,
+                                                           inflects: inflects) else { continue }
+                    hits.append((entryIndex, Int(normalized.wordsStart[start]), Int(normalized.wordsEnd[matchEnd - 1])))
+                }
+            }
+            if normalized.hasMaskSymbols && !maskedWords.isEmpty {
+                for (entryIndex, start, end) in maskedWords.matches(in: normalized.folded) {
+                    hits.append((entryIndex, Int(normalized.foldedOrigin[start]), Int(normalized.foldedOrigin[end - 1]) + 1))
                 }
             }
             if let database = foldedLiteralDatabase {
@@ -208,16 +233,23 @@ public final class CompiledRuleSet: Sendable {
     }
 
     /// A literal found in the `words` form is a match when it stands as whole words (unless a
-    /// wildcard opens that side) and every repeated letter of the pattern is repeated in the text
-    /// at least as often (so `ass` does not match `as`, while `fuuuck` matches `fuck`).
-    private static func isWordMatch(_ text: NormalizedText, _ start: Int, _ end: Int, runs: [UInt16], left: Bool, right: Bool) -> Bool {
-        if left && start > 0 && text.words[start - 1] != 32 { return false }
-        if right && end < text.words.count && text.words[end] != 32 { return false }
+    /// wildcard opens that side, or an inflection follows when the rule takes them) and every
+    /// repeated letter of the pattern is repeated in the text at least as often (so `ass` does not
+    /// match `as`, while `fuuuck` matches `fuck`). Returns where the match ends (after the
+    /// inflection, when there is one), or nil.
+    private static func wordMatchEnd(_ text: NormalizedText, _ literal: [UInt8], _ start: Int, _ end: Int, runs: [UInt16],
+                                     left: Bool, right: Bool, inflects: Bool) -> Int? {
+        if left && start > 0 && text.words[start - 1] != 32 { return nil }
+        var matchEnd = end
+        if right && end < text.words.count && text.words[end] != 32 {
+            guard inflects, let inflectionEnd = Inflection.end(of: literal, in: text, at: end) else { return nil }
+            matchEnd = inflectionEnd
+        }
         for offset in 0..<runs.count where text.runs[start + offset] < runs[offset] {
             // A run at either end of an unbounded side may continue past the match.
-            return false
+            return nil
         }
-        return true
+        return matchEnd
     }
 
     private func verdict(from hits: [(entry: Int, start: Int, end: Int)], in text: NormalizedText, channel: String?) -> Verdict {

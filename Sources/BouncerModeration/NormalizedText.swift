@@ -6,7 +6,8 @@
 /// - `words`: `folded` with common leetspeak read as letters (`sh1t`, `@ss`), single letters
 ///   spread out by separators joined (`f.u.c.k`), every run of other characters a single space,
 ///   and each run of one repeated letter written once, with its length kept in `runs`
-///   (`fuuuck` -> `fuck`). Word and phrase rules match it, whole words only.
+///   (`fuuuck` -> `fuck`). Markup inside a word is read first (`f<b>u</b>ck`, `sh&#105;t`).
+///   Word and phrase rules match it, whole words only.
 public struct NormalizedText: Sendable {
     public let original: String
     /// The original's characters, by the indexes the origin arrays use.
@@ -22,6 +23,9 @@ public struct NormalizedText: Sendable {
     var wordsEnd: [Int32] = []
     /// How many times each byte of `words` stood repeated (1 for most).
     var runs: [UInt16] = []
+    /// Whether the text has a symbol that may stand for a letter inside a word (`f*ck`): only
+    /// then are masked words looked for.
+    var hasMaskSymbols = false
 
     public init(_ text: String) {
         original = text

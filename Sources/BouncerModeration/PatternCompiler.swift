@@ -10,8 +10,9 @@ public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible 
 /// checks vectorscan leaves to us (word boundaries, repeated letters), or a regular expression.
 struct PreparedPattern: Sendable {
     enum Form: Sendable {
-        /// A literal of the `words` form, with each byte's least run length.
-        case words(literal: [UInt8], runs: [UInt16], leftBoundary: Bool, rightBoundary: Bool)
+        /// A literal of the `words` form, with each byte's least run length; `inflects`: an
+        /// inflection may stand in for the right boundary (see `Inflection`).
+        case words(literal: [UInt8], runs: [UInt16], leftBoundary: Bool, rightBoundary: Bool, inflects: Bool)
         /// A domain in the `folded` form; subdomains match too.
         case domain(literal: [UInt8])
         /// An address, or with `anyLocalPart` every address at the domain (`literal` is `@domain`).
@@ -30,8 +31,9 @@ public enum PatternCompiler {
         _ = try prepare(kind: kind, pattern: pattern)
     }
 
-    /// Checks a rule's pattern and prepares it, or says why it cannot be used.
-    static func prepare(kind: RuleKind, pattern: String) throws(PatternError) -> PreparedPattern {
+    /// Checks a rule's pattern and prepares it, or says why it cannot be used. `inflections`: a
+    /// `word` rule also matches the word's inflections.
+    static func prepare(kind: RuleKind, pattern: String, inflections: Bool = false) throws(PatternError) -> PreparedPattern {
         guard pattern.unicodeScalars.count <= maxPatternLength else {
             throw PatternError(reason: "the pattern is longer than \(maxPatternLength) characters")
         }
@@ -48,8 +50,8 @@ public enum PatternCompiler {
             }
             let normalized = NormalizedText(String(core))
             guard !normalized.words.isEmpty else { throw PatternError(reason: "the pattern has no letters or digits") }
-            return PreparedPattern(form: .words(literal: normalized.words, runs: normalized.runs,
-                                                leftBoundary: !suffix, rightBoundary: !prefix))
+            return PreparedPattern(form: .words(literal: normalized.words, runs: normalized.runs, leftBoundary: !suffix,
+                                                rightBoundary: !prefix, inflects: inflections && kind == .word && !prefix))
         case .domain:
             return PreparedPattern(form: .domain(literal: try domainLiteral(pattern)))
         case .email:

@@ -47,9 +47,12 @@ public struct RuleDefinition: Sendable, Equatable {
     public var enabled: Bool
     /// Orders rules of the same action in a verdict (higher first); never overrides actions.
     public var priority: Int
+    /// Whether a `word` rule also matches the word's inflections (`fucks`, `fucking`, see
+    /// `Inflection`); nil follows the rule set's setting.
+    public var inflections: Bool?
 
     public init(id: String, name: String = "", kind: RuleKind, pattern: String, action: RuleAction?,
-                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0) {
+                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0, inflections: Bool? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -58,6 +61,7 @@ public struct RuleDefinition: Sendable, Equatable {
         self.channels = channels
         self.enabled = enabled
         self.priority = priority
+        self.inflections = inflections
     }
 
     /// Whether the rule applies to messages in `channel` (nil: every rule applies).

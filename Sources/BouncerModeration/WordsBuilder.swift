@@ -12,11 +12,38 @@ enum WordsBuilder {
 
     @inline(__always) static func isLetter(_ byte: UInt8) -> Bool { byte &- 97 < 26 || byte >= 0x80 }
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+    @inline(__always) static func isLeetDigit(_ byte: UInt8) -> Bool { isDigit(byte) && digitLetters[Int(byte &- 48)] != byte }
+    /// The leetspeak symbols that may also stand alone between separators (`$.h.1.7`).
+    @inline(__always) static func isLeetSymbol(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "|")
+    }
+
+    /// Symbols beyond ASCII read as the letter they resemble when they touch a letter (`fu©k`,
+    /// `sh¡t`), by their UTF-8 bytes. They are not folded to letters in the `folded` form, where
+    /// a regex may look for `€` or `©` as themselves.
+    @inline(__always) static func symbolLetter(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> (letter: UInt8, length: Int)? {
+        let lead = bytes[index]
+        if lead == 0xC2, index + 1 < bytes.count {
+            switch bytes[index + 1] {
+            case 0xA9, 0xA2: return (UInt8(ascii: "c"), 2)  // © ¢
+            case 0xAE: return (UInt8(ascii: "r"), 2)        // ®
+            case 0xA5: return (UInt8(ascii: "y"), 2)        // ¥
+            case 0xA1: return (UInt8(ascii: "i"), 2)        // ¡
+            default: return nil
+            }
+        }
+        if lead == 0xE2, index + 2 < bytes.count {
+            if bytes[index + 1] == 0x82 && bytes[index + 2] == 0xAC { return (UInt8(ascii: "e"), 3) }  // €
+            if bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA0 { return (UInt8(ascii: "t"), 3) }  // †
+        }
+        return nil
+    }
 
     /// The words of the text, four numbers each in one flat buffer sized for the most a text can
     /// have (an array of structs would look its type up at run time on every message): the bytes
-    /// `start..<end` of the leet-read buffer, the separator bytes after it, and 1 when those
-    /// include a line break.
+    /// `start..<end` of the leet-read buffer, the separator bytes after it, and flags: `lineBreak`
+    /// when those include a line break, `loneSymbol` for a leetspeak symbol standing alone, which
+    /// is a letter only among joined single letters.
     private struct Tokens {
         let fields: UnsafeMutableBufferPointer<Int32>
         private(set) var count = 0
@@ -26,69 +53,108 @@ enum WordsBuilder {
 
         init(_ fields: UnsafeMutableBufferPointer<Int32>) { self.fields = fields }
 
-        @inline(__always) mutating func append(start: Int, end: Int) {
+        static let lineBreak: Int32 = 1
+        static let loneSymbol: Int32 = 2
+
+        @inline(__always) mutating func append(start: Int, end: Int, flags: Int32) {
             let base = count &* 4
             fields[base] = Int32(truncatingIfNeeded: start)
             fields[base &+ 1] = Int32(truncatingIfNeeded: end)
             fields[base &+ 2] = 0
-            fields[base &+ 3] = 0
+            fields[base &+ 3] = flags
             count &+= 1
         }
         @inline(__always) mutating func addSeparatorToLast(lineBreak: Bool) {
             let base = (count &- 1) &* 4
             fields[base &+ 2] &+= 1
-            if lineBreak { fields[base &+ 3] = 1 }
+            if lineBreak { fields[base &+ 3] |= Self.lineBreak }
         }
         @inline(__always) var lastEnd: Int { count == 0 ? -1 : Int(fields[(count &- 1) &* 4 &+ 1]) }
     }
 
     static func build(from text: NormalizedText, into result: inout NormalizedText) {
-        let count = text.folded.count
+        if let decoded = MarkupDecoder.decode(text.folded, text.foldedOrigin) {
+            decoded.bytes.withUnsafeBufferPointer { bytes in
+                decoded.starts.withUnsafeBufferPointer { starts in
+                    decoded.ends.withUnsafeBufferPointer { ends in build(bytes, starts, ends, into: &result) }
+                }
+            }
+        } else {
+            text.folded.withUnsafeBufferPointer { bytes in
+                text.foldedOrigin.withUnsafeBufferPointer { starts in build(bytes, starts, nil, into: &result) }
+            }
+        }
+    }
+
+    /// `ends` is nil when each byte covers one original character (`starts[i] + 1`).
+    private static func build(_ folded: UnsafeBufferPointer<UInt8>, _ folding: UnsafeBufferPointer<Int32>,
+                              _ foldingEnds: UnsafeBufferPointer<Int32>?, into result: inout NormalizedText) {
+        let count = folded.count
         guard count > 0 else { return }
         // The passes' scratch (the leet-read bytes, their origins, the tokens) in one temporary
         // allocation (on the stack only for a short text): three arrays cost three allocations,
         // three type lookups and three zero fills for every message sent.
         let tokenCapacity = Tokens.capacity(forBytes: count) * 4
         let byteSlots = (count + 3) / 4
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + tokenCapacity + byteSlots) { scratch in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count + tokenCapacity + byteSlots) { scratch in
             let base = scratch.baseAddress!
             let origin = UnsafeMutableBufferPointer(start: base, count: count)
-            let fields = UnsafeMutableBufferPointer(start: base + count, count: tokenCapacity)
-            let bytes = UnsafeMutableRawPointer(base + count + tokenCapacity).bindMemory(to: UInt8.self, capacity: count)
+            let originEnd = UnsafeMutableBufferPointer(start: base + count, count: count)
+            let fields = UnsafeMutableBufferPointer(start: base + 2 * count, count: tokenCapacity)
+            let bytes = UnsafeMutableRawPointer(base + 2 * count + tokenCapacity).bindMemory(to: UInt8.self, capacity: count)
             let leetBytes = UnsafeMutableBufferPointer(start: bytes, count: count)
             var tokens = Tokens(fields)
-            let length = text.folded.withUnsafeBufferPointer { folded in
-                text.foldedOrigin.withUnsafeBufferPointer { folding in
-                    readLeetspeak(folded, folding, into: leetBytes, origin, tokens: &tokens)
-                }
-            }
-            writeWords(UnsafeBufferPointer(leetBytes), UnsafeBufferPointer(origin), length: length,
+            var sawMask = false
+            let length = readLeetspeak(folded, folding, foldingEnds, into: leetBytes, origin, originEnd, tokens: &tokens,
+                                       sawMask: &sawMask)
+            result.hasMaskSymbols = sawMask
+            writeWords(UnsafeBufferPointer(leetBytes), UnsafeBufferPointer(origin), UnsafeBufferPointer(originEnd), length: length,
                        tokenFields: UnsafeBufferPointer(fields), tokenCount: tokens.count, into: &result)
         }
     }
 
     /// Pass 1: reads leetspeak symbols and digits, and cuts the text into tokens. Returns the
-    /// number of bytes written.
+    /// number of bytes written. `sawMask` tells whether a symbol that may mask a letter (`f*ck`)
+    /// was seen, so the check looks for masked words only in the texts that have one.
     private static func readLeetspeak(_ folded: UnsafeBufferPointer<UInt8>, _ folding: UnsafeBufferPointer<Int32>,
+                                      _ foldingEnds: UnsafeBufferPointer<Int32>?,
                                       into bytes: UnsafeMutableBufferPointer<UInt8>, _ origin: UnsafeMutableBufferPointer<Int32>,
-                                      tokens: inout Tokens) -> Int {
+                                      _ originEnd: UnsafeMutableBufferPointer<Int32>, tokens: inout Tokens,
+                                      sawMask: inout Bool) -> Int {
         var length = 0
         var tokenStart = -1
         var tokenHasLetter = false
         var tokenHasDigit = false
+        var tokenFlags: Int32 = 0
         var index = 0
+        @inline(__always) func write(_ byte: UInt8, from first: Int, through last: Int) {
+            bytes[length] = byte
+            origin[length] = folding[first]
+            originEnd[length] = foldingEnds?[last] ?? folding[last] &+ 1
+            length &+= 1
+        }
         while index <= folded.count {
             var byte: UInt8 = 32
             var isSeparator = true
+            var width = 1  // input bytes the written byte stands for
             if index < folded.count {
                 byte = folded[index]
                 if isLetter(byte) {
                     isSeparator = false
                     tokenHasLetter = true
+                    if byte >= 0xC2, let symbol = symbolLetter(folded, index) {
+                        let previous = tokenStart >= 0 && isLetter(bytes[length - 1])
+                        let next = index + symbol.length < folded.count && isLetter(folded[index + symbol.length])
+                        if previous || next {
+                            byte = symbol.letter
+                            width = symbol.length
+                        }
+                    }
                 } else if isDigit(byte) {
                     isSeparator = false
                     tokenHasDigit = true
                 } else {
+                    if MaskedWords.isMask(byte) { sawMask = true }
                     let previous = tokenStart >= 0 && isLetter(bytes[length - 1])
                     let next = index + 1 < folded.count && isLetter(folded[index + 1])
                     switch byte {
@@ -98,7 +164,17 @@ enum WordsBuilder {
                     case UInt8(ascii: "|") where previous && next: byte = UInt8(ascii: "l"); isSeparator = false
                     default: break
                     }
-                    if !isSeparator { tokenHasLetter = true }
+                    if !isSeparator {
+                        tokenHasLetter = true
+                    } else if tokenStart < 0, isLeetSymbol(byte),
+                              index + 1 == folded.count || !(isLetter(folded[index + 1]) || isDigit(folded[index + 1])) {
+                        // A symbol standing alone (`$` in `$.h.1.7`): a token of its own, which is
+                        // a letter only if it is joined with single letters around it.
+                        byte = byte == UInt8(ascii: "$") ? UInt8(ascii: "s") : byte == UInt8(ascii: "@") ? UInt8(ascii: "a")
+                            : byte == UInt8(ascii: "!") ? UInt8(ascii: "i") : UInt8(ascii: "l")
+                        isSeparator = false
+                        tokenFlags = Tokens.loneSymbol
+                    }
                 }
             }
             if isSeparator {
@@ -108,29 +184,29 @@ enum WordsBuilder {
                             bytes[position] = digitLetters[Int(bytes[position] - 48)]
                         }
                     }
-                    tokens.append(start: tokenStart, end: length)
+                    tokens.append(start: tokenStart, end: length, flags: tokenFlags)
                     tokenStart = -1
                     tokenHasLetter = false
                     tokenHasDigit = false
+                    tokenFlags = 0
                 }
                 if index < folded.count, tokens.lastEnd == length {
                     tokens.addSeparatorToLast(lineBreak: byte == 10 || byte == 13)
                 }
             } else {
                 if tokenStart < 0 { tokenStart = length }
-                bytes[length] = byte
-                origin[length] = folding[index]
-                length &+= 1
-                index &+= 1
+                write(byte, from: index, through: index + width - 1)
+                index &+= width
+                // A lone symbol is a token of one byte: the separator after it closes it.
+                if tokenFlags != 0 { continue }
                 // Most of a text is letters in a row: copy the rest of such a run in a tight loop.
-                // A letter changes none of the state above but `tokenHasLetter`.
+                // A letter changes none of the state above but `tokenHasLetter`. The lead bytes of
+                // the symbols read as letters (`©`, `€`) go back to the loop above.
                 while index < folded.count {
                     let next = folded[index]
-                    guard isLetter(next) else { break }
+                    guard isLetter(next), next != 0xC2, next != 0xE2 else { break }
                     tokenHasLetter = true
-                    bytes[length] = next
-                    origin[length] = folding[index]
-                    length &+= 1
+                    write(next, from: index, through: index)
                     index &+= 1
                 }
                 continue
@@ -140,9 +216,11 @@ enum WordsBuilder {
         return length
     }
 
-    /// Pass 2: joins runs of single letters, separates words by one space, writes each repeated
-    /// letter once with its run length.
-    private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origin: UnsafeBufferPointer<Int32>, length: Int,
+    /// Pass 2: joins runs of single letters (with leetspeak digits and symbols among them, as in
+    /// `$.h.1.7`), separates words by one space, writes each repeated letter once with its run
+    /// length.
+    private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origin: UnsafeBufferPointer<Int32>,
+                                   _ originEnd: UnsafeBufferPointer<Int32>, length: Int,
                                    tokenFields: UnsafeBufferPointer<Int32>, tokenCount: Int, into result: inout NormalizedText) {
         // Written straight into the four arrays' storage, which is then cut to what was written.
         let capacity = length + tokenCount
@@ -156,18 +234,36 @@ enum WordsBuilder {
         runs = [UInt16](unsafeUninitializedCapacity: capacity) { runs, runsCount in
             @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
             @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
+            @inline(__always) func isLoneSymbol(_ token: Int) -> Bool { tokenFields[token &* 4 &+ 3] & Tokens.loneSymbol != 0 }
+            // A single letter, leetspeak digit or symbol, which may be joined with its neighbours.
+            @inline(__always) func isJoinable(_ token: Int) -> Bool {
+                guard end(token) - start(token) == 1 else { return false }
+                let byte = bytes[start(token)]
+                return isLetter(byte) || isLeetDigit(byte) || isLoneSymbol(token)
+            }
+            @inline(__always) func isRealLetter(_ token: Int) -> Bool { isLetter(bytes[start(token)]) && !isLoneSymbol(token) }
             var index = 0
             while index < tokenCount {
-                // A stretch of single letters with short separators: one word.
+                // A stretch of single letters with short separators, with a letter among them: one word.
                 var last = index
-                if end(index) - start(index) == 1 {
-                    while last + 1 < tokenCount, end(last + 1) - start(last + 1) == 1,
-                          Int(tokenFields[last * 4 + 2]) <= maxJoinedSeparator, tokenFields[last * 4 + 3] == 0,
-                          isLetter(bytes[start(last)]) {
+                var letters = 0
+                if isJoinable(index) {
+                    letters = isRealLetter(index) ? 1 : 0
+                    while last + 1 < tokenCount, isJoinable(last + 1),
+                          Int(tokenFields[last * 4 + 2]) <= maxJoinedSeparator, tokenFields[last * 4 + 3] & Tokens.lineBreak == 0 {
                         last += 1
+                        if isRealLetter(last) { letters += 1 }
                     }
                 }
-                if last - index + 1 < minJoinedLetters { last = index }
+                let joined = last - index + 1 >= minJoinedLetters && letters > 0
+                if !joined {
+                    last = index
+                    // Alone, a leetspeak symbol is punctuation again.
+                    if isLoneSymbol(index) {
+                        index += 1
+                        continue
+                    }
+                }
                 if written > 0 {
                     // The space covers what lies between the two words. Two words can come from
                     // one character (`℀` folds to `a/c`): then it covers nothing, where that
@@ -184,7 +280,8 @@ enum WordsBuilder {
                     var position = start(tokenIndex)
                     let tokenEnd = end(tokenIndex)
                     while position < tokenEnd {
-                        let byte = bytes[position]
+                        var byte = bytes[position]
+                        if joined && isDigit(byte) { byte = digitLetters[Int(byte - 48)] }
                         var runEnd = position + 1
                         if byte < 0x80 {
                             while runEnd < tokenEnd && bytes[runEnd] == byte { runEnd += 1 }
@@ -193,11 +290,11 @@ enum WordsBuilder {
                         if byte < 0x80, written > wordStart, words[written - 1] == byte {
                             // The run goes on across joined letters (`f u u u c k`).
                             runs[written - 1] = UInt16(min(Int(runs[written - 1]) + run, Int(UInt16.max)))
-                            ends[written - 1] = origin[runEnd - 1] + 1
+                            ends[written - 1] = originEnd[runEnd - 1]
                         } else {
                             words[written] = byte
                             starts[written] = origin[position]
-                            ends[written] = origin[runEnd - 1] + 1
+                            ends[written] = originEnd[runEnd - 1]
                             runs[written] = UInt16(min(run, Int(UInt16.max)))
                             written += 1
                         }
