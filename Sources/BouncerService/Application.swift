@@ -91,7 +91,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     var defaults = Settings()
     defaults.send_rate_per_user = configuration.sendRatePerUser
     defaults.default_locale = localization.catalog.defaultLocale
-    let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter)
+    let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter,
+                                          rules: rules)
     let bans = try await BanList(repository: store)
     let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),

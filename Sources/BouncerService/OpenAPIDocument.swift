@@ -2397,6 +2397,13 @@ enum OpenAPIDocument {
              "priority": {
               "type": "integer"
              },
+             "inflections": {
+              "type": [
+               "boolean",
+               "null"
+              ],
+              "description": "Whether a `word` rule also matches the word's inflections (-s, -es, -ing, -ed, -er); null follows `rule_inflections` of GET /v1/config."
+             },
              "created_at": {
               "type": "string",
               "format": "date-time"
@@ -2475,6 +2482,13 @@ enum OpenAPIDocument {
               ],
               "minimum": -1000000,
               "maximum": 1000000
+             },
+             "inflections": {
+              "type": [
+               "boolean",
+               "null"
+              ],
+              "description": "Whether a `word` rule also matches the word's inflections. Absent: unchanged (for a new rule, null); null: follow `rule_inflections` of GET /v1/config."
              }
             }
            },
@@ -2583,6 +2597,10 @@ enum OpenAPIDocument {
               "minimum": 0,
               "maximum": 100000,
               "description": "Messages a second per user; 0 turns the limit off."
+             },
+             "rule_inflections": {
+              "type": "boolean",
+              "description": "Whether `word` rules whose `inflections` is null also match the word's inflections (fucks, fucking, fucked, fucker; -es after s, x, z, ch, sh). Default true."
              }
             }
            },

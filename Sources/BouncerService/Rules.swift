@@ -9,19 +9,30 @@ final class Rules: Sendable {
     let engine: RuleEngine
     let repository: any RuleRepository
     private let appliedSequence: Locked<UInt64>
+    /// The rule set's setting for word rules that do not say whether they match inflections.
+    private let inflections: Locked<Bool>
     private let logger: Logger
 
     private let metrics: Metrics
 
-    init(repository: any RuleRepository, logger: Logger, metrics: Metrics = Metrics.service()) async throws {
+    init(repository: any RuleRepository, inflections: Bool = true, logger: Logger, metrics: Metrics = Metrics.service()) async throws {
         let snapshot = try await repository.allRules()
-        let set = try Self.compile(snapshot.rules, logger: logger)
+        let set = try Self.compile(snapshot.rules, inflections: inflections, logger: logger)
         self.engine = RuleEngine(set)
         self.repository = repository
         self.appliedSequence = Locked(snapshot.sequence)
+        self.inflections = Locked(inflections)
         self.logger = logger
         self.metrics = metrics
         report(set)
+    }
+
+    /// Changes the rule set's inflection setting, and compiles the rules again with it.
+    func setInflections(_ enabled: Bool) async throws {
+        guard inflections.withLock({ current in defer { current = enabled }; return current != enabled }) else { return }
+        // A fresh snapshot, read after the change: any compile that began before it carries an
+        // older or equal sequence, and does not replace this one.
+        try await apply(try await repository.allRules(), replacingEqual: true)
     }
 
     private func report(_ set: CompiledRuleSet) {
@@ -36,31 +47,34 @@ final class Rules: Sendable {
     private static let compileQueue = DispatchQueue(label: "bouncer.rules.compile", qos: .utility)
 
     /// Compiles the rules a committed change left, and swaps them in unless a later change
-    /// already was.
-    func apply(_ snapshot: RuleSnapshot) async throws(CompiledRuleSet.Refusal) {
+    /// already was (`replacingEqual`: or the same change, compiled under an older setting).
+    func apply(_ snapshot: RuleSnapshot, replacingEqual: Bool = false) async throws(CompiledRuleSet.Refusal) {
         let logger = self.logger
+        let inflections = self.inflections.withLock { $0 }
         let result: Result<CompiledRuleSet, CompiledRuleSet.Refusal> = await withCheckedContinuation { continuation in
             Self.compileQueue.async {
-                continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in try Self.compile(snapshot.rules, logger: logger) })
+                continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in
+                    try Self.compile(snapshot.rules, inflections: inflections, logger: logger)
+                })
             }
         }
         let set = try result.get()
         appliedSequence.withLock { applied in
-            guard snapshot.sequence > applied else { return }
+            guard snapshot.sequence > applied || (replacingEqual && snapshot.sequence == applied) else { return }
             applied = snapshot.sequence
             engine.replace(with: set)
         }
         report(set)
     }
 
-    static func compile(_ stored: [StoredRule], logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
+    static func compile(_ stored: [StoredRule], inflections: Bool, logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
         try CompiledRuleSet.compile(stored.compactMap { rule in
             guard let definition = definition(rule) else {
                 logger.warn("stored rule skipped", ["rule_id": .string(rule.id), "reason": .string("unknown kind or action")])
                 return nil
             }
             return definition
-        })
+        }, inflections: inflections)
     }
 
     static func definition(_ rule: StoredRule) -> RuleDefinition? {
@@ -68,6 +82,6 @@ final class Rules: Sendable {
         let action = rule.action.flatMap(RuleAction.init(rawValue:))
         guard (kind == .allow) == (action == nil) else { return nil }
         return RuleDefinition(id: rule.id, name: rule.name, kind: kind, pattern: rule.pattern, action: action,
-                              channels: rule.channels, enabled: rule.enabled, priority: rule.priority)
+                              channels: rule.channels, enabled: rule.enabled, priority: rule.priority, inflections: rule.inflections)
     }
 }

@@ -22,11 +22,12 @@ struct RulesRoutes: Sendable {
         var channels: [String]
         var enabled: Bool
         var priority: Int
+        @Nullable var inflections: Bool?
         var created_at, updated_at, created_by: String
 
         init(_ rule: StoredRule) {
             id = rule.id; name = rule.name; kind = rule.kind; pattern = rule.pattern; action = rule.action
-            channels = rule.channels; enabled = rule.enabled; priority = rule.priority
+            channels = rule.channels; enabled = rule.enabled; priority = rule.priority; inflections = rule.inflections
             created_at = rule.createdAt; updated_at = rule.updatedAt; created_by = rule.createdBy
         }
     }
@@ -40,6 +41,34 @@ struct RulesRoutes: Sendable {
         var channels: [String]?
         var enabled: Bool?
         var priority: Int?
+        /// Absent: unchanged (or the rule set's setting, for a new rule); `null`: the rule set's
+        /// setting; true or false: this rule's own.
+        var inflections: Bool??
+
+        init(name: String? = nil, kind: String?, pattern: String?, action: String?) {
+            self.name = name
+            self.kind = kind
+            self.pattern = pattern
+            self.action = action
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, kind, pattern, action, channels, enabled, priority, inflections
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            kind = try container.decodeIfPresent(String.self, forKey: .kind)
+            pattern = try container.decodeIfPresent(String.self, forKey: .pattern)
+            action = try container.decodeIfPresent(String.self, forKey: .action)
+            channels = try container.decodeIfPresent([String].self, forKey: .channels)
+            enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+            priority = try container.decodeIfPresent(Int.self, forKey: .priority)
+            if container.contains(.inflections) {
+                inflections = .some(try container.decodeNil(forKey: .inflections) ? nil : container.decode(Bool.self, forKey: .inflections))
+            }
+        }
     }
 
     struct ImportInput: Decodable {
@@ -172,6 +201,7 @@ struct RulesRoutes: Sendable {
         }
         return StoredRule(id: id, name: name, kind: kind.rawValue, pattern: pattern, action: action?.rawValue, channels: channels,
                           enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
+                          inflections: input.inflections ?? base?.inflections,
                           createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)
     }
 

@@ -14,19 +14,39 @@ struct Settings: Codable, Sendable, Equatable {
     var max_message_length = 5000
     var default_locale = "en"
     var send_rate_per_user: Double = 10
+    /// Whether word rules match inflections of their word (`fucks`, `fucking`) unless a rule says.
+    var rule_inflections = true
 
     static let maxMessageLengthLimit = 20_000
+
+    init() {}
+
+    /// Stored settings from before a setting existed lack it: each missing one keeps its default.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ current: T) throws -> T { try container.decodeIfPresent(T.self, forKey: key) ?? current }
+        bounced_messages_alert_actions_enabled = try value(.bounced_messages_alert_actions_enabled, bounced_messages_alert_actions_enabled)
+        flag_action_enabled = try value(.flag_action_enabled, flag_action_enabled)
+        flag_reasons = try value(.flag_reasons, flag_reasons)
+        auto_hide_flag_threshold = try value(.auto_hide_flag_threshold, auto_hide_flag_threshold)
+        max_message_length = try value(.max_message_length, max_message_length)
+        default_locale = try value(.default_locale, default_locale)
+        send_rate_per_user = try value(.send_rate_per_user, send_rate_per_user)
+        rule_inflections = try value(.rule_inflections, rule_inflections)
+    }
 }
 
 /// The settings in force, and what follows from them elsewhere (the default locale, the send
-/// rate).
+/// rate, the rules' inflections).
 final class LiveSettings: Sendable {
     private let current: Locked<Settings>
     private let repository: any SettingsRepository
     private let localization: Localization
     private let sendLimiter: RateLimiter
+    private let rules: Rules?
 
-    init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter) async throws {
+    init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter,
+         rules: Rules? = nil) async throws {
         var settings = defaults
         if let stored = try await repository.loadSettings(), let decoded = try? JSONDecoder().decode(Settings.self, from: Data(stored.utf8)) {
             settings = decoded
@@ -35,7 +55,9 @@ final class LiveSettings: Sendable {
         self.repository = repository
         self.localization = localization
         self.sendLimiter = sendLimiter
+        self.rules = rules
         applyEffects(settings)
+        try await rules?.setInflections(settings.rule_inflections)
     }
 
     var value: Settings { current.withLock { $0 } }
@@ -46,6 +68,7 @@ final class LiveSettings: Sendable {
         try await repository.saveSettings(String(decoding: try JSONEncoder().encode(updated), as: UTF8.self), by: actor)
         current.withLock { $0 = updated }
         applyEffects(updated)
+        try await rules?.setInflections(updated.rule_inflections)
         return updated
     }
 
@@ -66,7 +89,9 @@ final class LiveSettings: Sendable {
                 result.bounced_messages_alert_actions_enabled = flag
             case ("flag_action_enabled", .bool(let flag)):
                 result.flag_action_enabled = flag
-            case ("bounced_messages_alert_actions_enabled", _), ("flag_action_enabled", _):
+            case ("rule_inflections", .bool(let flag)):
+                result.rule_inflections = flag
+            case ("bounced_messages_alert_actions_enabled", _), ("flag_action_enabled", _), ("rule_inflections", _):
                 throw invalid("true or false")
             case ("flag_reasons", .array(let items)):
                 let reasons = items.compactMap(\.stringValue)

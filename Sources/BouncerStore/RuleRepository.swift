@@ -10,12 +10,14 @@ public struct StoredRule: Sendable, Equatable {
     public var channels: [String]
     public var enabled: Bool
     public var priority: Int
+    /// Whether a word rule also matches inflections; nil follows the rule set's setting.
+    public var inflections: Bool?
     public var createdAt: String
     public var updatedAt: String
     public var createdBy: String
 
     public init(id: String, name: String, kind: String, pattern: String, action: String?, channels: [String],
-                enabled: Bool, priority: Int, createdAt: String, updatedAt: String, createdBy: String) {
+                enabled: Bool, priority: Int, inflections: Bool? = nil, createdAt: String, updatedAt: String, createdBy: String) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -24,6 +26,7 @@ public struct StoredRule: Sendable, Equatable {
         self.channels = channels
         self.enabled = enabled
         self.priority = priority
+        self.inflections = inflections
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.createdBy = createdBy
@@ -68,7 +71,7 @@ public protocol RuleRepository: Sendable {
 }
 
 extension SQLiteStore: RuleRepository {
-    static let ruleColumns = "id, name, kind, pattern, action, channels, enabled, priority, created_at, updated_at, created_by"
+    static let ruleColumns = "id, name, kind, pattern, action, channels, enabled, priority, inflections, created_at, updated_at, created_by"
 
     public func allRules() async throws -> RuleSnapshot {
         let sequence = changeSequence
@@ -107,7 +110,7 @@ extension SQLiteStore: RuleRepository {
         let sequence = changeSequence
         return try await writer.write { database in
             let statement = try database.cachedStatement(
-                "INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                "INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for rule in rules {
                 try statement.bind(Self.values(rule))
                 while try statement.step() {}
@@ -122,11 +125,11 @@ extension SQLiteStore: RuleRepository {
             try database.execute(
                 """
                 UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
-                    updated_at = ? WHERE id = ?
+                    inflections = ?, updated_at = ? WHERE id = ?
                 """,
                 [.text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
-                 .text(rule.updatedAt), .text(rule.id)])
+                 Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
             return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
         }
@@ -148,14 +151,18 @@ extension SQLiteStore: RuleRepository {
     private static func values(_ rule: StoredRule) -> [DatabaseValue] {
         [.text(rule.id), .text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
          .text(encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
-         .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
+         inflectionsValue(rule), .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
+    }
+
+    private static func inflectionsValue(_ rule: StoredRule) -> DatabaseValue {
+        rule.inflections.map { .integer($0 ? 1 : 0) } ?? .null
     }
 
     private static func storedRule(_ row: Row) -> StoredRule {
         StoredRule(id: row.get("id") ?? "", name: row.get("name") ?? "", kind: row.get("kind") ?? "",
                    pattern: row.get("pattern") ?? "", action: row.get("action"),
                    channels: decodeChannels(row.get("channels") ?? "[]"), enabled: row.get("enabled") ?? true,
-                   priority: row.get("priority") ?? 0, createdAt: row.get("created_at") ?? "",
+                   priority: row.get("priority") ?? 0, inflections: row.get("inflections"), createdAt: row.get("created_at") ?? "",
                    updatedAt: row.get("updated_at") ?? "", createdBy: row.get("created_by") ?? "")
     }
 

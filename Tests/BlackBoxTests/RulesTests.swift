@@ -211,4 +211,45 @@ import TestSupport
             #expect(try client.request("GET", "/healthz").status == 200)
         }
     }
+    @Test func inflectionsPerRuleAndForTheRuleSet() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let tokens = try Tokens(data: data)
+            var service = try ServiceProcess(arguments: ["--data-dir", data])
+            var client = try service.client()
+            let created = try client.request("POST", "/v1/rules", headers: Self.json(tokens.admin),
+                                             body: #"{"kind":"word","pattern":"fuck","action":"bounce"}"#)
+            let id = try #require(created.json?["id"] as? String)
+            #expect(created.json?["inflections"] is NSNull, "null: the rule set's setting")
+            #expect(try Self.check(client, tokens.moderator, "f*cking hell")["action"] as? String == "bounce")
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "bounce")
+
+            let off = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"inflections":false}"#)
+            #expect(off.json?["inflections"] as? Bool == false)
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "none")
+            #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "bounce")
+            #expect(try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"priority":1}"#)
+                .json?["inflections"] as? Bool == false, "absent: unchanged")
+
+            let following = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"inflections":null}"#)
+            #expect(following.json?["inflections"] is NSNull)
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "bounce")
+
+            let config = try client.request("PATCH", "/v1/config", headers: Self.json(tokens.admin), body: #"{"rule_inflections":false}"#)
+            #expect(config.json?["rule_inflections"] as? Bool == false)
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "none")
+            #expect(try client.request("PATCH", "/v1/config", headers: Self.json(tokens.admin), body: #"{"rule_inflections":"no"}"#).status == 400)
+            #expect(try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"inflections":"yes"}"#).status == 400)
+
+            // The setting holds across a restart.
+            service.signal(SIGTERM)
+            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            service = try ServiceProcess(arguments: ["--data-dir", data])
+            client = try service.client()
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "none")
+            _ = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"inflections":true}"#)
+            #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "bounce", "the rule's own setting wins")
+        }
+    }
 }

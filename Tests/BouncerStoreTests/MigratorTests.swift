@@ -188,7 +188,7 @@ import TestSupport
                 """, [.text("m\(index)"), .text("messaging:c\(index % 3)")])
         }
         try database.execute("DELETE FROM messages WHERE id IN ('m4', 'm11')")
-        #expect(try Migrator(migrations: migrations).migrate(database).map(\.version) == [8])
+        #expect(try Migrator(migrations: migrations.filter { $0.version <= 8 }).migrate(database).map(\.version) == [8])
         let pairs = "SELECT channel_id || ' ' || sequence AS pair FROM %@ ORDER BY channel_id, sequence"
         let copied = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "channel_messages")).map { $0.get("pair", as: String.self) }
         let stored = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "messages")).map { $0.get("pair", as: String.self) }
