@@ -72,43 +72,89 @@ enum WordsBuilder {
         @inline(__always) var lastEnd: Int { count == 0 ? -1 : Int(fields[(count &- 1) &* 4 &+ 1]) }
     }
 
+    /// Where each byte pass 1 writes came from in the original, kept in the passes' scratch: pass 1
+    /// records it, pass 2 reads it. Two kinds, so the common one costs one number a byte.
+    private protocol Origins {
+        /// Scratch numbers needed for `count` bytes.
+        static func slots(_ count: Int) -> Int
+        init(_ input: Self.Input, scratch: UnsafeMutablePointer<Int32>, count: Int)
+        associatedtype Input
+        /// Written byte `written` was read from position `position` of the text.
+        func record(_ written: Int, from position: Int)
+        func start(_ written: Int) -> Int32
+        func end(_ written: Int) -> Int32
+    }
+
+    /// The folded text's bytes: each covers the one character it came from.
+    private struct FoldedOrigins: Origins {
+        let folding: UnsafeBufferPointer<Int32>
+        let starts: UnsafeMutablePointer<Int32>
+        static func slots(_ count: Int) -> Int { count }
+        init(_ input: UnsafeBufferPointer<Int32>, scratch: UnsafeMutablePointer<Int32>, count: Int) {
+            folding = input
+            starts = scratch
+        }
+        @inline(__always) func record(_ written: Int, from position: Int) { starts[written] = folding[position] }
+        @inline(__always) func start(_ written: Int) -> Int32 { starts[written] }
+        @inline(__always) func end(_ written: Int) -> Int32 { starts[written] &+ 1 }
+    }
+
+    /// Bytes read out of markup: a character reference's cover all of it (`&#105;`).
+    private struct DecodedOrigins: Origins {
+        let input: MarkupDecoder.Spans
+        let starts: UnsafeMutablePointer<Int32>
+        let ends: UnsafeMutablePointer<Int32>
+        static func slots(_ count: Int) -> Int { 2 * count }
+        init(_ input: MarkupDecoder.Spans, scratch: UnsafeMutablePointer<Int32>, count: Int) {
+            self.input = input
+            starts = scratch
+            ends = scratch + count
+        }
+        @inline(__always) func record(_ written: Int, from position: Int) {
+            starts[written] = input.starts[position]
+            ends[written] = input.ends[position]
+        }
+        @inline(__always) func start(_ written: Int) -> Int32 { starts[written] }
+        @inline(__always) func end(_ written: Int) -> Int32 { ends[written] }
+    }
+
     static func build(from text: NormalizedText, into result: inout NormalizedText) {
         if let decoded = MarkupDecoder.decode(text.folded, text.foldedOrigin) {
             decoded.bytes.withUnsafeBufferPointer { bytes in
                 decoded.starts.withUnsafeBufferPointer { starts in
-                    decoded.ends.withUnsafeBufferPointer { ends in build(bytes, starts, ends, into: &result) }
+                    decoded.ends.withUnsafeBufferPointer { ends in
+                        build(bytes, MarkupDecoder.Spans(starts: starts, ends: ends), DecodedOrigins.self, into: &result)
+                    }
                 }
             }
         } else {
             text.folded.withUnsafeBufferPointer { bytes in
-                text.foldedOrigin.withUnsafeBufferPointer { starts in build(bytes, starts, nil, into: &result) }
+                text.foldedOrigin.withUnsafeBufferPointer { starts in build(bytes, starts, FoldedOrigins.self, into: &result) }
             }
         }
     }
 
-    /// `ends` is nil when each byte covers one original character (`starts[i] + 1`).
-    private static func build(_ folded: UnsafeBufferPointer<UInt8>, _ folding: UnsafeBufferPointer<Int32>,
-                              _ foldingEnds: UnsafeBufferPointer<Int32>?, into result: inout NormalizedText) {
+    private static func build<Map: Origins>(_ folded: UnsafeBufferPointer<UInt8>, _ input: Map.Input, _ map: Map.Type,
+                                            into result: inout NormalizedText) {
         let count = folded.count
         guard count > 0 else { return }
-        // The passes' scratch (the leet-read bytes, their origins, the tokens) in one temporary
-        // allocation (on the stack only for a short text): three arrays cost three allocations,
-        // three type lookups and three zero fills for every message sent.
+        // The passes' scratch (the leet-read bytes, where each came from, the tokens) in one
+        // temporary allocation (on the stack only for a short text): three arrays cost three
+        // allocations, three type lookups and three zero fills for every message sent.
         let tokenCapacity = Tokens.capacity(forBytes: count) * 4
         let byteSlots = (count + 3) / 4
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count + tokenCapacity + byteSlots) { scratch in
+        let originSlots = Map.slots(count)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: originSlots + tokenCapacity + byteSlots) { scratch in
             let base = scratch.baseAddress!
-            let origin = UnsafeMutableBufferPointer(start: base, count: count)
-            let originEnd = UnsafeMutableBufferPointer(start: base + count, count: count)
-            let fields = UnsafeMutableBufferPointer(start: base + 2 * count, count: tokenCapacity)
-            let bytes = UnsafeMutableRawPointer(base + 2 * count + tokenCapacity).bindMemory(to: UInt8.self, capacity: count)
+            let origins = Map(input, scratch: base, count: count)
+            let fields = UnsafeMutableBufferPointer(start: base + originSlots, count: tokenCapacity)
+            let bytes = UnsafeMutableRawPointer(base + originSlots + tokenCapacity).bindMemory(to: UInt8.self, capacity: count)
             let leetBytes = UnsafeMutableBufferPointer(start: bytes, count: count)
             var tokens = Tokens(fields)
             var sawMask = false
-            let length = readLeetspeak(folded, folding, foldingEnds, into: leetBytes, origin, originEnd, tokens: &tokens,
-                                       sawMask: &sawMask)
+            let length = readLeetspeak(folded, into: leetBytes, origins, tokens: &tokens, sawMask: &sawMask)
             result.hasMaskSymbols = sawMask
-            writeWords(UnsafeBufferPointer(leetBytes), UnsafeBufferPointer(origin), UnsafeBufferPointer(originEnd), length: length,
+            writeWords(UnsafeBufferPointer(leetBytes), origins, length: length,
                        tokenFields: UnsafeBufferPointer(fields), tokenCount: tokens.count, into: &result)
         }
     }
@@ -116,10 +162,9 @@ enum WordsBuilder {
     /// Pass 1: reads leetspeak symbols and digits, and cuts the text into tokens. Returns the
     /// number of bytes written. `sawMask` tells whether a symbol that may mask a letter (`f*ck`)
     /// was seen, so the check looks for masked words only in the texts that have one.
-    private static func readLeetspeak(_ folded: UnsafeBufferPointer<UInt8>, _ folding: UnsafeBufferPointer<Int32>,
-                                      _ foldingEnds: UnsafeBufferPointer<Int32>?,
-                                      into bytes: UnsafeMutableBufferPointer<UInt8>, _ origin: UnsafeMutableBufferPointer<Int32>,
-                                      _ originEnd: UnsafeMutableBufferPointer<Int32>, tokens: inout Tokens,
+    /// `origins` records, for each byte written, where the first byte it was read from came from.
+    private static func readLeetspeak(_ folded: UnsafeBufferPointer<UInt8>, into bytes: UnsafeMutableBufferPointer<UInt8>,
+                                      _ origins: some Origins, tokens: inout Tokens,
                                       sawMask: inout Bool) -> Int {
         var length = 0
         var tokenStart = -1
@@ -127,10 +172,9 @@ enum WordsBuilder {
         var tokenHasDigit = false
         var tokenFlags: Int32 = 0
         var index = 0
-        @inline(__always) func write(_ byte: UInt8, from first: Int, through last: Int) {
+        @inline(__always) func write(_ byte: UInt8, from position: Int) {
             bytes[length] = byte
-            origin[length] = folding[first]
-            originEnd[length] = foldingEnds?[last] ?? folding[last] &+ 1
+            origins.record(length, from: position)
             length &+= 1
         }
         while index <= folded.count {
@@ -195,7 +239,7 @@ enum WordsBuilder {
                 }
             } else {
                 if tokenStart < 0 { tokenStart = length }
-                write(byte, from: index, through: index + width - 1)
+                write(byte, from: index)
                 index &+= width
                 // A lone symbol is a token of one byte: the separator after it closes it.
                 if tokenFlags != 0 { continue }
@@ -204,9 +248,9 @@ enum WordsBuilder {
                 // the symbols read as letters (`©`, `€`) go back to the loop above.
                 while index < folded.count {
                     let next = folded[index]
-                    guard isLetter(next), next != 0xC2, next != 0xE2 else { break }
+                    guard next &- 97 < 26 || (next >= 0x80 && next != 0xC2 && next != 0xE2) else { break }
                     tokenHasLetter = true
-                    write(next, from: index, through: index)
+                    write(next, from: index)
                     index &+= 1
                 }
                 continue
@@ -219,8 +263,8 @@ enum WordsBuilder {
     /// Pass 2: joins runs of single letters (with leetspeak digits and symbols among them, as in
     /// `$.h.1.7`), separates words by one space, writes each repeated letter once with its run
     /// length.
-    private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origin: UnsafeBufferPointer<Int32>,
-                                   _ originEnd: UnsafeBufferPointer<Int32>, length: Int,
+    /// `origins` says which original characters each byte of pass 1 covers.
+    private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origins: some Origins, length: Int,
                                    tokenFields: UnsafeBufferPointer<Int32>, tokenCount: Int, into result: inout NormalizedText) {
         // Written straight into the four arrays' storage, which is then cut to what was written.
         let capacity = length + tokenCount
@@ -234,6 +278,8 @@ enum WordsBuilder {
         runs = [UInt16](unsafeUninitializedCapacity: capacity) { runs, runsCount in
             @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
             @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
+            @inline(__always) func origin(_ position: Int) -> Int32 { origins.start(position) }
+            @inline(__always) func originEnd(_ position: Int) -> Int32 { origins.end(position) }
             @inline(__always) func isLoneSymbol(_ token: Int) -> Bool { tokenFields[token &* 4 &+ 3] & Tokens.loneSymbol != 0 }
             // A single letter, leetspeak digit or symbol, which may be joined with its neighbours.
             @inline(__always) func isJoinable(_ token: Int) -> Bool {
@@ -268,7 +314,7 @@ enum WordsBuilder {
                     // The space covers what lies between the two words. Two words can come from
                     // one character (`℀` folds to `a/c`): then it covers nothing, where that
                     // character starts, rather than a range that ends before it begins.
-                    let next = origin[start(index)]
+                    let next = origin(start(index))
                     words[written] = 32
                     starts[written] = min(ends[written - 1], next)
                     ends[written] = next
@@ -290,11 +336,11 @@ enum WordsBuilder {
                         if byte < 0x80, written > wordStart, words[written - 1] == byte {
                             // The run goes on across joined letters (`f u u u c k`).
                             runs[written - 1] = UInt16(min(Int(runs[written - 1]) + run, Int(UInt16.max)))
-                            ends[written - 1] = originEnd[runEnd - 1]
+                            ends[written - 1] = originEnd(runEnd - 1)
                         } else {
                             words[written] = byte
-                            starts[written] = origin[position]
-                            ends[written] = originEnd[runEnd - 1]
+                            starts[written] = origin(position)
+                            ends[written] = originEnd(runEnd - 1)
                             runs[written] = UInt16(min(run, Int(UInt16.max)))
                             written += 1
                         }
