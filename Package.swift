@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
         .target(name: "BouncerLocalization", dependencies: ["Locking"]),
         .target(name: "BouncerModeration", dependencies: ["CVectorscan", "Locking"]),
-        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration", "Locking"]),
+        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration", "COpenSSL", "Locking"]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),

@@ -29,6 +29,8 @@ public final class CompiledRuleSet: Sendable {
     private let wordsDatabases: [(database: Database, ids: [Int])]
     private let foldedLiteralDatabase: Database?
     private let regexDatabase: Database?
+    /// Says whether any regex matches at all, before `regexDatabase` finds where.
+    private let regexFilter: Database?
     /// The `word` rules' words, for words with masked letters (`f*ck`).
     private let maskedWords: MaskedWords
     private let scratch: ScratchPool
@@ -42,7 +44,9 @@ public final class CompiledRuleSet: Sendable {
     /// Compiles the enabled rules. Throws the first rule whose pattern cannot be used.
     /// `inflections`: whether `word` rules match inflections when they do not say (the rule set's
     /// setting; see `RuleDefinition.inflections`).
-    public static func compile(_ rules: [RuleDefinition], inflections: Bool = true) throws(Refusal) -> CompiledRuleSet {
+    /// `store`: where compiled databases are loaded from and saved to (see `CompiledDatabaseStore`).
+    public static func compile(_ rules: [RuleDefinition], inflections: Bool = true,
+                               store: (any CompiledDatabaseStore)? = nil) throws(Refusal) -> CompiledRuleSet {
         let started = ContinuousClock.now
         let entries = try prepare(rules, inflections: inflections)
         var wordsIDs: [Int] = [], foldedIDs: [Int] = [], regexIDs: [Int] = []
@@ -50,12 +54,15 @@ public final class CompiledRuleSet: Sendable {
         var maskedWords = MaskedWords()
         for (id, entry) in entries.enumerated() {
             switch entry.pattern.form {
-            case .words(let literal, let runs, let left, let right, let inflects):
+            case .words(let literal, let runs, let left, let right, let inflection):
                 wordsIDs.append(id)
                 wordsLiterals.append(literal)
                 if left && right && rules[entry.rule].kind == .word {
-                    let letters = zip(literal, runs).flatMap { [UInt8](repeating: $0, count: Int($1)) }
-                    maskedWords.add(MaskedWords.Listed(letters: letters, entry: id, inflects: inflects))
+                    var letters: [UInt8] = []
+                    letters.reserveCapacity(literal.count + 2)
+                    for (byte, run) in zip(literal, runs) { for _ in 0..<run { letters.append(byte) } }
+                    if inflection == .stemOfEWord { letters.append(UInt8(ascii: "e")) }
+                    maskedWords.add(MaskedWords.Listed(letters: letters, entry: id, inflects: inflection != .none))
                 }
             case .domain(let literal), .email(let literal, _):
                 foldedIDs.append(id)
@@ -68,35 +75,37 @@ public final class CompiledRuleSet: Sendable {
         let words: [(database: Database, ids: [Int])]
         let folded: Database?
         do {
-            words = try Self.compileShards(wordsLiterals, ids: wordsIDs)
-            folded = try Database.literals(foldedLiterals)
+            words = try Self.compileShards(wordsLiterals, ids: wordsIDs, store: store)
+            folded = try Database.literals(foldedLiterals, store: store)
         } catch {
             // Literals were checked one by one already; this is vectorscan refusing the set.
             throw Refusal(index: 0, ruleID: rules.first?.id ?? "", reason: error.message)
         }
-        let regex: Database?
+        let regex: Database?, filter: Database?
         do {
-            regex = try Database.regexes(regexes)
+            regex = try Database.regexes(regexes, store: store)
+            filter = try Database.regexFilter(regexes, store: store)
         } catch {
             let ruleIndex = error.expression.map { entries[regexIDs[$0]].rule } ?? 0
             throw Refusal(index: ruleIndex, ruleID: rules[ruleIndex].id, reason: error.message)
         }
-        return CompiledRuleSet(rules: rules, entries: entries, words: words, folded: folded, regex: regex, masked: maskedWords,
+        return CompiledRuleSet(rules: rules, entries: entries, words: words, folded: folded, regex: regex, filter: filter, masked: maskedWords,
                                foldedIDs: foldedIDs, regexIDs: regexIDs, duration: ContinuousClock.now - started)
     }
 
     private init(rules: [RuleDefinition], entries: [Entry], words: [(database: Database, ids: [Int])], folded: Database?,
-                 regex: Database?, masked: MaskedWords, foldedIDs: [Int], regexIDs: [Int], duration: Duration) {
+                 regex: Database?, filter: Database?, masked: MaskedWords, foldedIDs: [Int], regexIDs: [Int], duration: Duration) {
         self.rules = rules
         self.entries = entries
         self.maskedWords = masked
         self.wordsDatabases = words
         self.foldedLiteralDatabase = folded
         self.regexDatabase = regex
+        self.regexFilter = filter
         self.foldedLiteralIDs = foldedIDs
         self.regexIDs = regexIDs
         self.compileDuration = duration
-        self.scratch = ScratchPool(databases: words.map(\.database) + [folded, regex].compactMap { $0 })
+        self.scratch = ScratchPool(databases: words.map(\.database) + [folded, regex, filter].compactMap { $0 })
     }
 
     /// Every enabled rule's pattern, prepared on all cores (normalizing 100,000 patterns one
@@ -114,12 +123,6 @@ public final class CompiledRuleSet: Sendable {
                     let inflects = rule.kind == .word && (rule.inflections ?? inflections)
                     prepared.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rule.kind, pattern: rule.pattern,
                                                                                             inflections: inflects)))
-                    // An inflected form the suffix check cannot see: an e-word's -ing (`raping`).
-                    for form in inflects ? Inflection.extraForms(of: rule.pattern.trimmingCharacters().lowercased()) : [] {
-                        if let pattern = try? PatternCompiler.prepare(kind: rule.kind, pattern: form) {
-                            prepared.append(Entry(rule: index, pattern: pattern))
-                        }
-                    }
                 } catch let error as PatternError {
                     refusal = Refusal(index: index, ruleID: rules[index].id, reason: error.reason)
                     break
@@ -148,14 +151,15 @@ public final class CompiledRuleSet: Sendable {
     /// each shard costs one more pass over a message, so shards stay large.
     static let literalsPerShard = 50_000
 
-    private static func compileShards(_ literals: [[UInt8]], ids: [Int]) throws(Database.CompileError) -> [(database: Database, ids: [Int])] {
+    private static func compileShards(_ literals: [[UInt8]], ids: [Int],
+                                      store: (any CompiledDatabaseStore)?) throws(Database.CompileError) -> [(database: Database, ids: [Int])] {
         guard !literals.isEmpty else { return [] }
         let shardCount = (literals.count + literalsPerShard - 1) / literalsPerShard
         let size = (literals.count + shardCount - 1) / shardCount
         let results = Locked<[Int: Result<Database?, Database.CompileError>]>([:])
         DispatchQueue.concurrentPerform(iterations: shardCount) { shard in
             let range = (shard * size)..<min(literals.count, (shard + 1) * size)
-            let result = Result { () throws(Database.CompileError) -> Database? in try Database.literals(Array(literals[range])) }
+            let result = Result { () throws(Database.CompileError) -> Database? in try Database.literals(Array(literals[range]), store: store) }
             results.withLock { $0[shard] = result }
         }
         var shards: [(database: Database, ids: [Int])] = []
@@ -167,10 +171,15 @@ public final class CompiledRuleSet: Sendable {
         return shards
     }
 
-    /// Bytes of compiled databases.
-    public var databaseSize: Int {
-        (wordsDatabases.map(\.database) + [foldedLiteralDatabase, regexDatabase].compactMap { $0 }).map(\.size).reduce(0, +)
+    private var databases: [Database] {
+        wordsDatabases.map(\.database) + [foldedLiteralDatabase, regexDatabase, regexFilter].compactMap { $0 }
     }
+
+    /// Bytes of compiled databases.
+    public var databaseSize: Int { databases.map(\.size).reduce(0, +) }
+
+    /// How many of the set's databases were loaded from the store, and how many there are.
+    public var databasesLoaded: (loaded: Int, total: Int) { (databases.filter(\.wasLoaded).count, databases.count) }
 
     // MARK: - Checking
 
@@ -185,10 +194,10 @@ public final class CompiledRuleSet: Sendable {
                 database.scan(normalized.words, scratch: scratch, into: collector)
                 for (id, _, end) in collector.matches {
                     let entryIndex = ids[id]
-                    guard case .words(let literal, let runs, let left, let right, let inflects) = entries[entryIndex].pattern.form else { continue }
+                    guard case .words(let literal, let runs, let left, let right, let inflection) = entries[entryIndex].pattern.form else { continue }
                     let start = end - literal.count
                     guard let matchEnd = Self.wordMatchEnd(normalized, literal, start, end, runs: runs, left: left, right: right,
-                                                           inflects: inflects) else { continue }
+                                                           inflection: inflection) else { continue }
                     hits.append((entryIndex, Int(normalized.wordsStart[start]), Int(normalized.wordsEnd[matchEnd - 1])))
                 }
             }
@@ -222,7 +231,7 @@ public final class CompiledRuleSet: Sendable {
                     hits.append((entryIndex, Int(normalized.foldedOrigin[start]), Int(normalized.foldedOrigin[end - 1]) + 1))
                 }
             }
-            if let database = regexDatabase {
+            if let database = regexDatabase, regexFilter?.anyMatch(normalized.folded, scratch: scratch) == true {
                 database.scanStreaming(normalized.folded, scratch: scratch, into: collector)
                 for (id, start, end) in collector.matches where end > start {
                     hits.append((regexIDs[id], Int(normalized.foldedOrigin[start]), Int(normalized.foldedOrigin[end - 1]) + 1))
@@ -238,12 +247,19 @@ public final class CompiledRuleSet: Sendable {
     /// match `as`, while `fuuuck` matches `fuck`). Returns where the match ends (after the
     /// inflection, when there is one), or nil.
     private static func wordMatchEnd(_ text: NormalizedText, _ literal: [UInt8], _ start: Int, _ end: Int, runs: [UInt16],
-                                     left: Bool, right: Bool, inflects: Bool) -> Int? {
+                                     left: Bool, right: Bool, inflection: WordInflection) -> Int? {
         if left && start > 0 && text.words[start - 1] != 32 { return nil }
         var matchEnd = end
-        if right && end < text.words.count && text.words[end] != 32 {
-            guard inflects, let inflectionEnd = Inflection.end(of: literal, in: text, at: end) else { return nil }
+        switch inflection {
+        case .stemOfEWord:
+            guard let wordEnd = Inflection.end(afterStem: literal, in: text, at: end) else { return nil }
+            matchEnd = wordEnd
+        case .suffixes where right && end < text.words.count && text.words[end] != 32:
+            guard let inflectionEnd = Inflection.end(afterWordEndingIn: literal.count >= 2 ? literal[literal.count - 2] : 0,
+                                                     literal[literal.count - 1], in: text, at: end) else { return nil }
             matchEnd = inflectionEnd
+        case .none, .suffixes:
+            if right && end < text.words.count && text.words[end] != 32 { return nil }
         }
         for offset in 0..<runs.count where text.runs[start + offset] < runs[offset] {
             // A run at either end of an unbounded side may continue past the match.

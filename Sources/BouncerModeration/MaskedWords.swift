@@ -120,6 +120,12 @@ struct MaskedWords: Sendable {
             where word.inflects && Inflection.takes(word.letters, suffix) && Self.fits(pattern[..<stemLength], word.letters) {
                 entries.append(word.entry)
             }
+            // An e-word's -ing replaces its e (`r*ping`).
+            guard Inflection.isIng(suffix) else { continue }
+            for word in listed[Self.key(length: stemLength + 1, first: pattern[0])] ?? []
+            where word.inflects && word.letters.last == UInt8(ascii: "e") && Self.fits(pattern[..<stemLength], word.letters) {
+                entries.append(word.entry)
+            }
         }
         return entries
     }

@@ -10,9 +10,9 @@ public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible 
 /// checks vectorscan leaves to us (word boundaries, repeated letters), or a regular expression.
 struct PreparedPattern: Sendable {
     enum Form: Sendable {
-        /// A literal of the `words` form, with each byte's least run length; `inflects`: an
-        /// inflection may stand in for the right boundary (see `Inflection`).
-        case words(literal: [UInt8], runs: [UInt16], leftBoundary: Bool, rightBoundary: Bool, inflects: Bool)
+        /// A literal of the `words` form, with each byte's least run length, and which inflections
+        /// may follow it in place of the right boundary.
+        case words(literal: [UInt8], runs: [UInt16], leftBoundary: Bool, rightBoundary: Bool, inflection: WordInflection)
         /// A domain in the `folded` form; subdomains match too.
         case domain(literal: [UInt8])
         /// An address, or with `anyLocalPart` every address at the domain (`literal` is `@domain`).
@@ -21,6 +21,15 @@ struct PreparedPattern: Sendable {
     }
 
     var form: Form
+}
+
+/// How a word rule's literal meets inflections (see `Inflection`).
+enum WordInflection: Sendable {
+    case none
+    /// The whole word: a suffix may follow it (`fuck`: `fucks`, `fucking`).
+    case suffixes
+    /// The word without its final e (`rap` for `rape`): the e must follow, or `-ing` in its place.
+    case stemOfEWord
 }
 
 public enum PatternCompiler {
@@ -40,6 +49,10 @@ public enum PatternCompiler {
         guard !pattern.trimmingCharacters().isEmpty else { throw PatternError(reason: "the pattern is empty") }
         switch kind {
         case .word, .phrase, .allow:
+            if let letters = lettersOnly(pattern) {
+                return wordsPattern(literal: letters.literal, runs: letters.runs, kind: kind, prefix: false, suffix: false,
+                                    inflections: inflections)
+            }
             var core = Substring(pattern.trimmingCharacters())
             let prefix = core.hasSuffix("*")
             let suffix = core.hasPrefix("*")
@@ -50,8 +63,8 @@ public enum PatternCompiler {
             }
             let normalized = NormalizedText(String(core))
             guard !normalized.words.isEmpty else { throw PatternError(reason: "the pattern has no letters or digits") }
-            return PreparedPattern(form: .words(literal: normalized.words, runs: normalized.runs, leftBoundary: !suffix,
-                                                rightBoundary: !prefix, inflects: inflections && kind == .word && !prefix))
+            return wordsPattern(literal: normalized.words, runs: normalized.runs, kind: kind, prefix: prefix, suffix: suffix,
+                                inflections: inflections)
         case .domain:
             return PreparedPattern(form: .domain(literal: try domainLiteral(pattern)))
         case .email:
@@ -73,6 +86,40 @@ public enum PatternCompiler {
             try checkRegex(pattern)
             return PreparedPattern(form: .regex(pattern))
         }
+    }
+
+    private static func wordsPattern(literal: [UInt8], runs: [UInt16], kind: RuleKind, prefix: Bool, suffix: Bool,
+                                     inflections: Bool) -> PreparedPattern {
+        var literal = literal, runs = runs
+        var inflection = WordInflection.none
+        if inflections && kind == .word && !prefix {
+            inflection = .suffixes
+            if Inflection.dropsE(literal, runs: runs) {
+                inflection = .stemOfEWord
+                literal.removeLast()
+                runs.removeLast()
+            }
+        }
+        return PreparedPattern(form: .words(literal: literal, runs: runs, leftBoundary: !suffix, rightBoundary: !prefix,
+                                            inflection: inflection))
+    }
+
+    /// The words form of a pattern of ASCII letters alone (most of a word list), made directly:
+    /// lower case, each run of a letter once with its length. The same as `NormalizedText` makes
+    /// of it, without its allocations, for the 100,000 words a large list has.
+    static func lettersOnly(_ pattern: String) -> (literal: [UInt8], runs: [UInt16])? {
+        var literal: [UInt8] = [], runs: [UInt16] = []
+        for byte in pattern.utf8 {
+            let lower = byte | 0x20
+            guard lower &- 97 < 26 else { return nil }
+            if literal.last == lower && runs[runs.count - 1] < UInt16.max {
+                runs[runs.count - 1] += 1
+            } else {
+                literal.append(lower)
+                runs.append(1)
+            }
+        }
+        return literal.isEmpty ? nil : (literal, runs)
     }
 
     /// A domain, lower case, without scheme, `www.` or path: `https://www.Example.com/x` is

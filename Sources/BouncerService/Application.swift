@@ -86,7 +86,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     }
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)
-    let rules = try await Rules(repository: store, logger: logger, metrics: metrics)
+    let compiledRules = CompiledDatabaseFiles(directory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("rules-cache"),
+                                              logger: logger)
+    let rules = try await Rules(repository: store, databaseStore: compiledRules, logger: logger, metrics: metrics)
     let sendLimiter = RateLimiter(rate: configuration.sendRatePerUser)
     var defaults = Settings()
     defaults.send_rate_per_user = configuration.sendRatePerUser

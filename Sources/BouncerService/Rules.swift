@@ -11,17 +11,21 @@ final class Rules: Sendable {
     private let appliedSequence: Locked<UInt64>
     /// The rule set's setting for word rules that do not say whether they match inflections.
     private let inflections: Locked<Bool>
+    /// Where compiled databases are kept between runs (nil: compiled every time).
+    private let databaseStore: (any CompiledDatabaseStore)?
     private let logger: Logger
 
     private let metrics: Metrics
 
-    init(repository: any RuleRepository, inflections: Bool = true, logger: Logger, metrics: Metrics = Metrics.service()) async throws {
+    init(repository: any RuleRepository, inflections: Bool = true, databaseStore: (any CompiledDatabaseStore)? = nil, logger: Logger,
+         metrics: Metrics = Metrics.service()) async throws {
         let snapshot = try await repository.allRules()
-        let set = try Self.compile(snapshot.rules, inflections: inflections, logger: logger)
+        let set = try Self.compile(snapshot.rules, inflections: inflections, store: databaseStore, logger: logger)
         self.engine = RuleEngine(set)
         self.repository = repository
         self.appliedSequence = Locked(snapshot.sequence)
         self.inflections = Locked(inflections)
+        self.databaseStore = databaseStore
         self.logger = logger
         self.metrics = metrics
         report(set)
@@ -36,7 +40,9 @@ final class Rules: Sendable {
     }
 
     private func report(_ set: CompiledRuleSet) {
-        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1))])
+        let databases = set.databasesLoaded
+        logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1)),
+                                       "databases": .int(databases.total), "databases_loaded": .int(databases.loaded)])
         metrics.observe("bouncer_rules_compile_duration_seconds", [], set.compileDuration / .seconds(1))
         metrics.set("bouncer_rules", [], Double(set.ruleCount))
         metrics.set("bouncer_rules_database_bytes", [], Double(set.databaseSize))
@@ -50,11 +56,12 @@ final class Rules: Sendable {
     /// already was (`replacingEqual`: or the same change, compiled under an older setting).
     func apply(_ snapshot: RuleSnapshot, replacingEqual: Bool = false) async throws(CompiledRuleSet.Refusal) {
         let logger = self.logger
+        let store = databaseStore
         let inflections = self.inflections.withLock { $0 }
         let result: Result<CompiledRuleSet, CompiledRuleSet.Refusal> = await withCheckedContinuation { continuation in
             Self.compileQueue.async {
                 continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in
-                    try Self.compile(snapshot.rules, inflections: inflections, logger: logger)
+                    try Self.compile(snapshot.rules, inflections: inflections, store: store, logger: logger)
                 })
             }
         }
@@ -67,14 +74,15 @@ final class Rules: Sendable {
         report(set)
     }
 
-    static func compile(_ stored: [StoredRule], inflections: Bool, logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
+    static func compile(_ stored: [StoredRule], inflections: Bool, store: (any CompiledDatabaseStore)?,
+                        logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
         try CompiledRuleSet.compile(stored.compactMap { rule in
             guard let definition = definition(rule) else {
                 logger.warn("stored rule skipped", ["rule_id": .string(rule.id), "reason": .string("unknown kind or action")])
                 return nil
             }
             return definition
-        }, inflections: inflections)
+        }, inflections: inflections, store: store)
     }
 
     static func definition(_ rule: StoredRule) -> RuleDefinition? {

@@ -98,6 +98,15 @@ public final class Database {
         return rows
     }
 
+    /// Calls `body` with the statement at each row, for reads of many rows that take their
+    /// columns by position without copying each row into a `Row` first.
+    public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Statement) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step() { try body(statement) }
+    }
+
     public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> Row? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)

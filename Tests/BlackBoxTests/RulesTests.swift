@@ -69,12 +69,15 @@ import TestSupport
             _ = try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"enabled":true,"action":"remove"}"#)
             #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "remove")
 
-            // Loaded again at start.
+            // Loaded again at start, with the compiled databases read from the data directory.
             service.signal(SIGTERM)
             #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory.path("data/rules-cache"))) ?? []).isEmpty)
             service = try ServiceProcess(arguments: ["--data-dir", data])
             client = try service.client()
             #expect(try Self.check(client, tokens.moderator, "FUUUCK")["action"] as? String == "remove")
+            let compiled = try #require(service.lines.first { $0.contains("rules compiled") })
+            #expect(compiled.contains("databases_loaded=1") || compiled.contains("\"databases_loaded\":1"), "\(compiled)")
 
             #expect(try client.request("DELETE", "/v1/rules/\(id)", headers: Self.json(tokens.admin)).status == 204)
             #expect(try client.request("GET", "/v1/rules/\(id)", headers: Self.json(tokens.admin)).status == 404)

@@ -75,4 +75,20 @@ import Testing
         #expect(String(decoding: text.words, as: UTF8.self) == "a c")
         #expect(text.wordsStart == [0, 0, 0] && text.wordsEnd == [1, 0, 1])
     }
+
+    /// A word list's plain words skip `NormalizedText` when rules are compiled: the shortcut must
+    /// give what it would.
+    @Test func plainWordsAreReadAsTheNormalizerReadsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for _ in 0..<2000 {
+            // Few distinct letters, so repeated runs are common.
+            let pool = letters.shuffled(using: &generator).prefix(Int.random(in: 1...4, using: &generator))
+            let word = String((0..<Int.random(in: 1...12, using: &generator)).map { _ in pool.randomElement(using: &generator)! })
+            let shortcut = PatternCompiler.lettersOnly(word)
+            let normalized = NormalizedText(word)
+            #expect(shortcut?.literal == normalized.words && shortcut?.runs == normalized.runs, "\(word)")
+        }
+        for other in ["sh1t", "f*ck", "two words", "é", "", "a-b", "x@"] { #expect(PatternCompiler.lettersOnly(other) == nil, "\(other)") }
+    }
 }
