@@ -17,7 +17,8 @@ help:
 	@echo "make fuzz          libFuzzer on the HTTP parser, the .strings parser and the normalizer (FUZZ_SECONDS each, default 60)"
 	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make bench         GET /healthz against nginx, the rules engine against a naive matcher, the send path"
-	@echo "                   against a one-transaction-per-message loop, and the moderators' queries on a large store"
+	@echo "                   against a one-transaction-per-message loop, the moderators' queries on a large store,"
+	@echo "                   a restart with 100,000 rules, and the evasion corpus beside two peer filters"
 	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
 
 deps:
@@ -41,6 +42,7 @@ test: deps
 	$(SWIFT) test --skip-build --skip BlackBoxTests
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
+	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
 	$(MAKE) --no-print-directory sanitize-short
@@ -62,6 +64,9 @@ bench: release
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
 	scripts/bench-moderation.sh
+	scripts/bench-restart.sh
+	@echo "== the labelled evasion corpus: Bouncer beside better-profanity and glin-profanity (PyPI)"
+	python3 scripts/compare-filters.py --binary .build/release/bouncer
 
 fuzz: deps
 	scripts/fuzz.sh

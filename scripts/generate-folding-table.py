@@ -79,6 +79,10 @@ def main():
             if not (folded.isascii() and folded != char):
                 # The character's own look-alike first (capital eta is an H), then its small form's.
                 folded = EXTRA.get(char) or look_alikes.get(char) or (EXTRA.get(folded) if len(folded) == 1 else None)
+                # Latin small capitals (ʙɪᴛᴄʜ) are the letters they are written as.
+                name = unicodedata.name(char, "")
+                if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name.split()[-1]) == 1:
+                    folded = name.split()[-1].lower()
                 # A capital that looks like I is an l to the confusables list (I and l look alike),
                 # but it is written for an I, as ASCII's own I is (Cyrillic ЅНІТ, Greek SHΙT).
                 small = char.lower()

@@ -123,6 +123,11 @@ public final class CompiledRuleSet: Sendable {
                     let inflects = rule.kind == .word && (rule.inflections ?? inflections)
                     prepared.append(Entry(rule: index, pattern: try PatternCompiler.prepare(kind: rule.kind, pattern: rule.pattern,
                                                                                             inflections: inflects)))
+                    for form in inflects ? Inflection.extraForms(of: rule.pattern.lowercased()) : [] {
+                        if let pattern = try? PatternCompiler.prepare(kind: rule.kind, pattern: form) {
+                            prepared.append(Entry(rule: index, pattern: pattern))
+                        }
+                    }
                 } catch let error as PatternError {
                     refusal = Refusal(index: index, ruleID: rules[index].id, reason: error.reason)
                     break

@@ -1,14 +1,16 @@
-/// English inflections of a listed word that a `word` rule also matches when inflections are on
-/// (Stream's plural check, and more): `-s`, `-es` after s, x, z, ch and sh, `-ing`, `-ed` and
-/// `-er`, and for a word that ends in e, `-s`, `-d`, `-r` and `-ing` in place of the e (`rape`:
-/// `rapes`, `raped`, `raper`, `raping`). A doubled last consonant needs nothing more: the words
-/// form writes each run of a letter once (`shitting` is `shiting` there).
+/// Inflections of a listed word that a `word` rule also matches when inflections are on (Stream's
+/// plural check, and more): `-s`, `-es` after s, x, z, ch and sh, `-ing`, `-ed` and `-er`, and for
+/// a word that ends in e, `-s`, `-d`, `-r`, `-n` and `-ing` in place of the e (`rape`: `rapes`,
+/// `raped`, `raper`, `raping`; German `Hure`: `Huren`). A doubled last consonant needs nothing
+/// more: the words form writes each run of a letter once (`shitting` is `shiting` there). Beyond
+/// English, where it costs English nothing: the Spanish plural `-es` after l, n, r, d and j
+/// (`cabrones`, `imbéciles`), and a few forms of verbs in -ar and -en (`follando`, `wichst`).
 ///
 /// No literal is added for an inflection: the listed word's literal is found, and what follows it
 /// is read. An e-word's literal is its stem (`rap`), so `raping` is found too; the e is then
 /// required after it, unless `-ing` follows.
 enum Inflection {
-    private static let suffixes: [[UInt8]] = ["s", "es", "ing", "ed", "er", "d", "r"].map { Array($0.utf8) }
+    private static let suffixes: [[UInt8]] = ["s", "es", "ing", "ed", "er", "d", "r", "n"].map { Array($0.utf8) }
     private static let ing: [UInt8] = Array("ing".utf8)
     private static let e = UInt8(ascii: "e")
 
@@ -61,15 +63,32 @@ enum Inflection {
 
     static func isIng(_ suffix: [UInt8]) -> Bool { suffix == ing }
 
+    /// The forms of a verb that need a literal of their own, being more than a suffix: Spanish
+    /// -ar verbs' `-ando` and `-ado` (`follar`: `follando`), German -en verbs' `-t`, `-st` and
+    /// `-e` (`wichsen`: `wichst`). Few words of a list end so, and none of these forms is English.
+    static func extraForms(of word: String) -> [String] {
+        guard word.count >= 5, word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) else { return [] }
+        if word.hasSuffix("ar") {
+            let stem = word.dropLast(2)
+            return [stem + "ando", stem + "ado"]
+        }
+        if word.hasSuffix("en") && word.count >= 6 {
+            let stem = word.dropLast(2)
+            return [stem + "t", stem + "st", stem + "e"]
+        }
+        return []
+    }
+
     /// Whether a word whose last letters are `beforeLast`, `last` takes `suffix`: `-es` only after a
-    /// hissing sound, `-d` and `-r` only after an e, and `-ing`, `-ed`, `-er` only after another
-    /// letter (an e-word's `-ing` replaces its e: see `end(afterStem:in:at:)`).
+    /// hissing sound (or l, n, r, d, j: Spanish), `-d`, `-r` and `-n` only after an e, and `-ing`,
+    /// `-ed`, `-er` only after another letter (an e-word's `-ing` replaces its e: see
+    /// `end(afterStem:in:at:)`).
     static func takes(_ beforeLast: UInt8, _ last: UInt8, _ suffix: [UInt8]) -> Bool {
         guard let first = suffix.first else { return false }
         let endsInE = last == e
         if suffix.count == 1 { return first == UInt8(ascii: "s") || endsInE }  // -s; -d, -r
         if suffix.count == 2 && first == e && suffix[1] == UInt8(ascii: "s") {
-            return last == UInt8(ascii: "s") || last == UInt8(ascii: "x") || last == UInt8(ascii: "z")
+            return "sxzlnrdj".utf8.contains(last)
                 || (last == UInt8(ascii: "h") && (beforeLast == UInt8(ascii: "c") || beforeLast == UInt8(ascii: "s")))
         }
         return !endsInE

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Reads markup out of the `folded` form before words are made of it, so that `f<b>u</b>ck`,
@@ -30,10 +31,24 @@ enum MarkupDecoder {
         "strong", "sub", "sup", "tt", "u", "ul", "wbr",
     ].map { Array($0.utf8) })
 
-    static let namedReferences: [[UInt8]: Unicode.Scalar] = [
-        Array("amp".utf8): "&", Array("lt".utf8): "<", Array("gt".utf8): ">", Array("quot".utf8): "\"",
-        Array("apos".utf8): "'", Array("nbsp".utf8): " ",
-    ]
+    /// HTML's named references for markup characters, invisible ones (`&shy;` hides inside a
+    /// word) and Latin letters. Names are matched in lower case (the folded text is), which
+    /// folds `&Auml;` and `&auml;` alike: both fold to `a` anyway.
+    static let namedReferences: [[UInt8]: Unicode.Scalar] = {
+        var names: [String: Unicode.Scalar] = [
+            "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "shy": "\u{AD}", "zwj": "\u{200D}",
+            "zwnj": "\u{200C}", "lrm": "\u{200E}", "rlm": "\u{200F}", "szlig": "ß", "aelig": "æ", "oelig": "œ", "oslash": "ø",
+            "aring": "å", "ccedil": "ç", "eth": "ð", "thorn": "þ", "copy": "©", "reg": "®", "euro": "€", "cent": "¢",
+            "iexcl": "¡", "dagger": "†",
+        ]
+        for (mark, accent) in [("acute", "\u{301}"), ("grave", "\u{300}"), ("circ", "\u{302}"), ("uml", "\u{308}"), ("tilde", "\u{303}")] {
+            for letter in "aeiouyn" {
+                let composed = (String(letter) + accent).precomposedStringWithCanonicalMapping.unicodeScalars
+                if composed.count == 1 { names[String(letter) + mark] = composed.first! }
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: names.map { (Array($0.key.utf8), $0.value) })
+    }()
 
     /// The text with its markup read, or nil when it has none (most messages: then the folded
     /// form is used as it is).
@@ -53,7 +68,7 @@ enum MarkupDecoder {
         var index = 0
         while index < folded.count {
             let byte = folded[index]
-            if byte == UInt8(ascii: "<"), let end = tagEnd(folded, from: index) {
+            if byte == UInt8(ascii: "<"), let end = commentEnd(folded, from: index) ?? tagEnd(folded, from: index) {
                 index = end
                 changed = true
                 continue
@@ -76,6 +91,19 @@ enum MarkupDecoder {
             index += 1
         }
         return changed ? decoded : nil
+    }
+
+    /// Where the comment that opens at `start` (`<!-- -->`) ends, if it is one that ends.
+    static func commentEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        let open = Array("<!--".utf8), close = Array("-->".utf8)
+        guard bytes.count - start >= open.count + close.count, Array(bytes[start..<(start + open.count)]) == open else { return nil }
+        let limit = min(bytes.count, start + maxTagBytes)
+        var index = start + open.count
+        while index + close.count <= limit {
+            if bytes[index] == close[0] && Array(bytes[index..<(index + close.count)]) == close { return index + close.count }
+            index += 1
+        }
+        return nil
     }
 
     /// Where the tag that opens at `start` ends (one past its `>`), if it is one.

@@ -9,7 +9,7 @@
 ///   two other characters of the word (a word followed by `!` or `?` is a sentence's end);
 /// - it is 3 to 32 characters long, touches no letter beyond ASCII, and is no part of an address
 ///   (`a@b.example`), a path, or code in backticks;
-/// - digits in it are read as leetspeak (`f*ck1ng`).
+/// - digits in it are read as leetspeak (`f*ck1ng`), and a 1 as an i or an l (`bu11shit`).
 struct MaskedWords: Sendable {
     /// A listed word as it is spelt (`ass`, not the words form's `as`), and the entry it belongs to.
     struct Listed: Sendable {
@@ -88,7 +88,12 @@ struct MaskedWords: Sendable {
         return true
     }
 
-    /// The word's letters with 0 for each mask, or nil when it is no masked word.
+    /// Pattern bytes that stand for more than one letter.
+    static let anyLetter: UInt8 = 0
+    static let iOrL: UInt8 = 1
+
+    /// The word's letters with `anyLetter` for each mask and `iOrL` for each 1, or nil when it is
+    /// no masked word.
     private static func pattern(_ word: ArraySlice<UInt8>) -> [UInt8]? {
         guard word.count >= minLength, word.count <= maxLength else { return nil }
         var pattern: [UInt8] = []
@@ -97,7 +102,10 @@ struct MaskedWords: Sendable {
         for byte in word {
             if isMask(byte) {
                 masks += 1
-                pattern.append(0)
+                pattern.append(anyLetter)
+            } else if byte == UInt8(ascii: "1") {
+                masks += 1
+                pattern.append(iOrL)
             } else if byte &- 48 < 10 {
                 pattern.append(WordsBuilder.digitLetters[Int(byte - 48)])
             } else {
@@ -105,7 +113,7 @@ struct MaskedWords: Sendable {
                 pattern.append(byte)
             }
         }
-        guard masks > 0, letters > 0, pattern[0] != 0 else { return nil }
+        guard masks > 0, letters > 0, pattern[0] > iOrL else { return nil }
         return pattern
     }
 
@@ -115,7 +123,7 @@ struct MaskedWords: Sendable {
         for word in listed[Self.key(length: pattern.count, first: pattern[0])] ?? [] where Self.fits(pattern[...], word.letters) {
             entries.append(word.entry)
         }
-        for (stemLength, suffix) in Inflection.stems(of: pattern) where pattern[..<stemLength].contains(0) {
+        for (stemLength, suffix) in Inflection.stems(of: pattern) where pattern[..<stemLength].contains(where: { $0 <= Self.iOrL }) {
             for word in listed[Self.key(length: stemLength, first: pattern[0])] ?? []
             where word.inflects && Inflection.takes(word.letters, suffix) && Self.fits(pattern[..<stemLength], word.letters) {
                 entries.append(word.entry)
@@ -133,7 +141,12 @@ struct MaskedWords: Sendable {
     @inline(__always) private static func fits(_ pattern: ArraySlice<UInt8>, _ letters: [UInt8]) -> Bool {
         var offset = 0
         for byte in pattern {
-            if byte != 0 && byte != letters[offset] { return false }
+            let letter = letters[offset]
+            switch byte {
+            case anyLetter: break
+            case iOrL: guard letter == UInt8(ascii: "i") || letter == UInt8(ascii: "l") else { return false }
+            default: guard byte == letter else { return false }
+            }
             offset += 1
         }
         return true

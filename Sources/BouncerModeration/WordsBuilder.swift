@@ -18,6 +18,18 @@ enum WordsBuilder {
         byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "|")
     }
 
+    /// Whether the leetspeak symbols from `index` on (`$$` in `@$$hole`) run into a letter.
+    @inline(__always) static func leetRunReachesLetter(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        var position = index
+        while position < bytes.count && position - index < 4 {
+            let byte = bytes[position]
+            if isLetter(byte) { return true }
+            guard byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@") else { return false }
+            position += 1
+        }
+        return false
+    }
+
     /// Symbols beyond ASCII read as the letter they resemble when they touch a letter (`fu©k`,
     /// `sh¡t`), by their UTF-8 bytes. They are not folded to letters in the `folded` form, where
     /// a regex may look for `€` or `©` as themselves.
@@ -55,6 +67,8 @@ enum WordsBuilder {
 
         static let lineBreak: Int32 = 1
         static let loneSymbol: Int32 = 2
+        /// The separators after the token are not only white space (`f.u`, not `f u`).
+        static let punctuated: Int32 = 4
 
         @inline(__always) mutating func append(start: Int, end: Int, flags: Int32) {
             let base = count &* 4
@@ -64,10 +78,11 @@ enum WordsBuilder {
             fields[base &+ 3] = flags
             count &+= 1
         }
-        @inline(__always) mutating func addSeparatorToLast(lineBreak: Bool) {
+        @inline(__always) mutating func addSeparatorToLast(_ byte: UInt8) {
             let base = (count &- 1) &* 4
             fields[base &+ 2] &+= 1
-            if lineBreak { fields[base &+ 3] |= Self.lineBreak }
+            if byte == 10 || byte == 13 { fields[base &+ 3] |= Self.lineBreak }
+            if byte != 32 && byte != 9 && byte != 10 && byte != 13 { fields[base &+ 3] |= Self.punctuated }
         }
         @inline(__always) var lastEnd: Int { count == 0 ? -1 : Int(fields[(count &- 1) &* 4 &+ 1]) }
     }
@@ -197,11 +212,20 @@ enum WordsBuilder {
                 } else if isDigit(byte) {
                     isSeparator = false
                     tokenHasDigit = true
+                    // A 1 among letters may be an l as well as an i (`bu11shit`): masked words read both.
+                    if byte == UInt8(ascii: "1") { sawMask = true }
                 } else {
                     if MaskedWords.isMask(byte) { sawMask = true }
                     let previous = tokenStart >= 0 && isLetter(bytes[length - 1])
-                    let next = index + 1 < folded.count && isLetter(folded[index + 1])
+                    let next = index + 1 < folded.count && (isLetter(folded[index + 1]) || leetRunReachesLetter(folded, index + 1))
+                    if byte == UInt8(ascii: "|"), index + 2 < folded.count, folded[index + 1] == UInt8(ascii: "_"),
+                       folded[index + 2] == UInt8(ascii: "|"), previous || (index + 3 < folded.count && isLetter(folded[index + 3])) {
+                        byte = UInt8(ascii: "u")  // `|_|`
+                        width = 3
+                    }
                     switch byte {
+                    case UInt8(ascii: "u") where width == 3:
+                        isSeparator = false
                     case UInt8(ascii: "@") where previous || next: byte = UInt8(ascii: "a"); isSeparator = false
                     case UInt8(ascii: "$") where previous || next: byte = UInt8(ascii: "s"); isSeparator = false
                     case UInt8(ascii: "!") where previous && next: byte = UInt8(ascii: "i"); isSeparator = false
@@ -223,7 +247,8 @@ enum WordsBuilder {
             }
             if isSeparator {
                 if tokenStart >= 0 {
-                    if tokenHasLetter && tokenHasDigit {
+                    // Digits are letters among two letters or more: `5h1t`, but not the road `A55`.
+                    if tokenHasLetter && tokenHasDigit && (tokenStart..<length).count(where: { isLetter(bytes[$0]) }) >= 2 {
                         for position in tokenStart..<length where isDigit(bytes[position]) {
                             bytes[position] = digitLetters[Int(bytes[position] - 48)]
                         }
@@ -235,7 +260,7 @@ enum WordsBuilder {
                     tokenFlags = 0
                 }
                 if index < folded.count, tokens.lastEnd == length {
-                    tokens.addSeparatorToLast(lineBreak: byte == 10 || byte == 13)
+                    tokens.addSeparatorToLast(byte)
                 }
             } else {
                 if tokenStart < 0 { tokenStart = length }
@@ -295,8 +320,11 @@ enum WordsBuilder {
                 var letters = 0
                 if isJoinable(index) {
                     letters = isRealLetter(index) ? 1 : 0
-                    while last + 1 < tokenCount, isJoinable(last + 1),
-                          Int(tokenFields[last * 4 + 2]) <= maxJoinedSeparator, tokenFields[last * 4 + 3] & Tokens.lineBreak == 0 {
+                    // The gaps are all of one kind: `a c.u.n.t` is `a` and `cunt`.
+                let gapKind = tokenFields[index * 4 + 3] & Tokens.punctuated
+                while last + 1 < tokenCount, isJoinable(last + 1),
+                      Int(tokenFields[last * 4 + 2]) <= maxJoinedSeparator, tokenFields[last * 4 + 3] & Tokens.lineBreak == 0,
+                      tokenFields[last * 4 + 3] & Tokens.punctuated == gapKind {
                         last += 1
                         if isRealLetter(last) { letters += 1 }
                     }

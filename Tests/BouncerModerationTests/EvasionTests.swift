@@ -4,7 +4,8 @@ import Testing
 /// Evasions that other filters catch, each caught by a plain `word` rule for the base word, and
 /// the innocent texts that must stay innocent beside them.
 @Suite struct EvasionTests {
-    static let words = ["fuck", "shit", "ass", "rape", "bitch", "cock", "cunt", "penis", "anal", "spic"]
+    static let words = ["fuck", "shit", "ass", "rape", "bitch", "cock", "cunt", "penis", "anal", "spic", "bullshit", "asshole",
+                        "hure", "cabrón", "follar", "wichsen"]
 
     static func ruleSet(inflections: Bool = true, ruleInflections: Bool? = nil) -> CompiledRuleSet {
         try! CompiledRuleSet.compile(words.map {
@@ -33,6 +34,10 @@ import Testing
         ("fucks", "fuck"), ("fucking", "fuck"), ("fucked", "fuck"), ("fucker", "fuck"), ("shitting", "shit"),
         ("asses", "ass"), ("bitches", "bitch"), ("raped", "rape"), ("raping", "rape"), ("rapes", "rape"),
         ("FUCKING hell", "fuck"), ("sh1tting", "shit"),
+        // Found by the labelled corpus (Tests/corpus).
+        ("what a c.u.n.t", "cunt"), ("c|_|nt", "cunt"), ("@$$hole", "asshole"), ("bu11shit", "bullshit"),
+        ("fu&shy;ck", "fuck"), ("sh<!-- -->it", "shit"), ("ʙɪᴛᴄʜ", "bitch"), ("diese Huren", "hure"),
+        ("son unos cabrones", "cabrón"), ("están follando", "follar"), ("er wichst", "wichsen"), ("f&uuml;ck", "fuck"),
     ])
     func evasionIsCaught(text: String, word: String) {
         #expect(Self.matched(text).contains(word), "\(text)")
@@ -46,6 +51,7 @@ import Testing
         "x != y", "ok", "lol", "gg", "50% off", "C#m7 chord", "#hashtag", "@everyone hi", "a < b > c",
         "2 + 2 = 4", "cocktails", "grapes", "Dick Van Dyke", "mass", "the bass is loud", "€5 and ©2024",
         "a ! b", "I paid $ 5", "version 1.0.3", "<p>hello</p>", "&amp; so on", "see you@ 5",
+        "take the A55 towards Chester", "room 101", "b1g deal", "<!-- a comment -->", "spices", "bullseye", "h1", "x1s",
     ])
     func innocentTextPasses(text: String) {
         #expect(Self.matched(text).isEmpty, "\(text)")
