@@ -45,7 +45,9 @@ let package = Package(
         // `make bench`: fills a store with a million messages and their flags.
         .executableTarget(name: "StoreGenerator", dependencies: ["BouncerService", "BouncerStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
-        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
+        // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.
+        .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),

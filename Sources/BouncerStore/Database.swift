@@ -184,7 +184,13 @@ public final class Database {
             try executeCached("RELEASE \(name)")
             return result
         } catch {
-            try? executeCached("ROLLBACK TO \(name)")
+            // Released only once rolled back: a release after a failed `ROLLBACK TO` would keep the
+            // failed write's changes in the transaction, to be committed though reported failed.
+            do {
+                try executeCached("ROLLBACK TO \(name)")
+            } catch let rollbackError {
+                throw DatabaseError.savepointNotRolledBack(rollbackError)
+            }
             try? executeCached("RELEASE \(name)")
             throw error
         }

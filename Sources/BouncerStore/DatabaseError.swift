@@ -9,6 +9,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public var extendedResultCode: Int32
     public var message: String
     public var sql: String?
+    /// Set where a write's changes may be left in its transaction (see `failsTransaction`).
+    var leftChangesBehind = false
 
     public init(resultCode: Int32, message: String? = nil, sql: String? = nil) {
         self.extendedResultCode = resultCode
@@ -30,6 +32,29 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// back on some errors): every write of the group fails with this.
     static let groupRolledBack = DatabaseError(
         resultCode: SQLITE_ABORT, message: "a write's error rolled back its group's transaction; no write of the group was kept")
+
+    /// A savepoint's `ROLLBACK TO` failed: its write's changes could not be undone, so its group
+    /// must not commit.
+    static func savepointNotRolledBack(_ cause: DatabaseError) -> DatabaseError {
+        var error = DatabaseError(resultCode: cause.extendedResultCode,
+                                  message: "a failed write could not be undone (\(cause.message)); its group was not committed")
+        error.leftChangesBehind = true
+        return error
+    }
+
+    /// The storage failed under the connection (a full disk, an I/O error, no memory, a damaged
+    /// file): what the connection holds may not be what SQLite believes, so the transaction it
+    /// happened in must not commit, whatever the statement's own outcome.
+    public var isStorageFailure: Bool {
+        resultCode == SQLITE_FULL || resultCode == SQLITE_IOERR || resultCode == SQLITE_NOMEM || resultCode == SQLITE_CORRUPT
+            || resultCode == SQLITE_NOTADB || resultCode == SQLITE_CANTOPEN
+    }
+
+    /// The transaction this happened in must not commit.
+    public var failsTransaction: Bool { isStorageFailure || leftChangesBehind }
+
+    /// Worth retrying soon: the storage is out of space or failing, or the file is locked.
+    public var isUnavailable: Bool { isStorageFailure || resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 
     public var isUniqueConstraintViolation: Bool {
         extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey

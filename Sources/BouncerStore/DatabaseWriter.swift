@@ -5,7 +5,10 @@ import Locking
 /// while a commit is in progress are gathered and committed together in the next transaction.
 /// Each write runs in its own savepoint, so one failing write does not undo the others of its
 /// group, and each caller is resumed only after the commit that holds its write has returned.
-/// Nothing is acknowledged before it is durable.
+/// Nothing is acknowledged before it is durable. A write that fails for the storage's sake (full
+/// disk, I/O error, no memory, damage), or whose changes cannot be undone, fails its whole group
+/// (`DatabaseError.failsTransaction`): what the connection holds may then not be what
+/// SQLite believes, and committing the rest would make it durable.
 public final class DatabaseWriter: Sendable {
     /// What one committed group looked like, for metrics.
     public struct BatchReport: Sendable {
@@ -19,8 +22,9 @@ public final class DatabaseWriter: Sendable {
     }
 
     private struct WorkItem: Sendable {
-        /// Runs the write inside its savepoint and keeps its result until the commit is known.
-        let run: @Sendable (Database) -> Void
+        /// Runs the write inside its savepoint and keeps its result until the commit is known;
+        /// returns the error that must fail the whole group, if the write met one.
+        let run: @Sendable (Database) -> DatabaseError?
         /// Resumes the caller: with the write's own result, or with the commit's error.
         let finish: @Sendable (DatabaseError?) -> Void
     }
@@ -68,7 +72,11 @@ public final class DatabaseWriter: Sendable {
         let result = UncheckedBox<Result<T, any Error>?>(nil)
         let item = WorkItem(
             run: { database in
-                result.value = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
+                let outcome = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
+                result.value = outcome
+                guard case .failure(let error) = outcome, let databaseError = error as? DatabaseError,
+                      databaseError.failsTransaction else { return nil }
+                return databaseError
             },
             finish: { commitError in
                 if let commitError {
@@ -123,7 +131,7 @@ public final class DatabaseWriter: Sendable {
                     // run after it: outside a transaction, each statement (or a savepoint's
                     // release) would commit on its own, stored though reported as failed.
                     guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
-                    item.run(database)
+                    if let groupError = item.run(database) { throw groupError }
                 }
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                 channelCopyError = channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)

@@ -45,7 +45,7 @@ public final class SQLiteStore: Sendable {
     public static func openWriter(path: String, configuration: StoreConfiguration) throws -> Database {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(path: path, mode: .readWrite, vfs: try logVFS(for: configuration.synchronous))
+        let database = try Database(path: path, mode: .readWrite, vfs: try logVFS(over: configuration.writerBaseVFS))
         try database.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
         let mode = try database.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
         guard mode?.lowercased() == "wal" else {
@@ -56,16 +56,16 @@ public final class SQLiteStore: Sendable {
         return database
     }
 
-    /// The VFS the writer opens its file with. With `FULL` it hands each commit's log frames to
-    /// the file in one write instead of two a page (see CSQLiteWALBatching); `NORMAL` publishes
-    /// frames without syncing them first, which that VFS must not be used for.
-    static func logVFS(for synchronous: StoreConfiguration.Synchronous) throws -> String? {
-        guard synchronous == .full else { return nil }
-        let code = wal_batching_register()
+    /// The VFS the writer opens its file with: it hands each commit's log frames to the file in one
+    /// write instead of two a page (see CSQLiteWALBatching for why that is safe, whatever the
+    /// `synchronous` setting), over `base` (SQLite's default VFS when nil).
+    static func logVFS(over base: String?) throws -> String {
+        let name = base.map { "\(WAL_BATCHING_VFS_NAME)-over-\($0)" } ?? WAL_BATCHING_VFS_NAME
+        let code = base.map { wal_batching_register_over($0, name) } ?? wal_batching_register()
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: code, message: "could not register the WAL batching VFS")
         }
-        return WAL_BATCHING_VFS_NAME
+        return name
     }
 
     /// Waits for queued writes to commit, then closes every connection. The last close

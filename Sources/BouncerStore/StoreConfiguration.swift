@@ -16,6 +16,9 @@ public struct StoreConfiguration: Sendable, Equatable {
     public var maxBatchSize = 512
     /// Writes between two copies of new messages into `channel_messages` (ChannelIndex).
     public var channelIndexBatchSize = ChannelIndex.defaultBatchSize
+    /// The VFS under the writer's WAL batching VFS (nil: SQLite's default). Tests put a
+    /// fault-injecting VFS there.
+    var writerBaseVFS: String?
 
     public init() {}
 }
