@@ -131,7 +131,9 @@ public final class DatabaseWriter: Sendable {
                     // run after it: outside a transaction, each statement (or a savepoint's
                     // release) would commit on its own, stored though reported as failed.
                     guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
-                    if let groupError = item.run(database) { throw groupError }
+                    if let groupError = item.run(database) {
+                        throw database.isInTransaction ? groupError : DatabaseError.groupRolledBack
+                    }
                 }
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
                 channelCopyError = channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
