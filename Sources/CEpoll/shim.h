@@ -2,6 +2,7 @@
 // stays on the C side: Swift passes and receives plain integers.
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -13,6 +14,12 @@ static inline uint32_t cepoll_err(void) { return EPOLLERR; }
 static inline uint32_t cepoll_et(void) { return EPOLLET; }
 
 static inline int cepoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+// accept4 is a GNU extension Glibc's Swift module does not declare; the kernel has it.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// Accepts a connection that is non-blocking and close-on-exec from its first moment.
+static inline int cepoll_accept(int listener) { return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
 static inline int cepoll_add(int epfd, int fd, uint32_t events, uint64_t token) {
     struct epoll_event event = { .events = events, .data.u64 = token };

@@ -77,8 +77,9 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             token = try loop.register(fd, handler: self)
         } catch {
             context.events.failure("cannot watch a new connection: \(error)", nil)
-            Glibc.close(fd)
-            context.connectionClosed(self)
+            // Closed in the books too: a shutdown that lists this connection must not close the
+            // number again, which may by then be another client's socket or a store file.
+            close()
             return
         }
         // A new connection has as long to send its first request head as any other.

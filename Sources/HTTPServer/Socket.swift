@@ -1,3 +1,4 @@
+import CEpoll
 import Glibc
 
 /// A failed socket call, with the call's name and `errno`.
@@ -68,10 +69,10 @@ enum Socket {
 
     static func accept(_ listener: Int32) -> AcceptResult {
         while true {
-            let fd = Glibc.accept(listener, nil, nil)
+            // Non-blocking and close-on-exec from the start: no window in which a process the
+            // service starts could inherit it.
+            let fd = cepoll_accept(listener)
             if fd >= 0 {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 var on: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
                 return .accepted(fd)
