@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// Consistent copies of a live store, through SQLite's online backup API: the copy is one
-/// snapshot of the file, taken page by page from a read transaction while writes go on.
+/// snapshot of the file, taken in one step from a read transaction while writes go on.
 public enum Backup {
     public struct Result: Sendable {
         public var path: String
@@ -38,8 +38,11 @@ public enum Backup {
             }
             var status: Int32
             repeat {
-                // A few hundred pages at a time, so the writer is never held up for long.
-                status = sqlite3_backup_step(backup, 256)
+                // Every page in one step, inside one read transaction: a snapshot that writes
+                // made meanwhile do not touch (in WAL mode they never wait for a reader). Copied a
+                // few hundred pages at a time, the backup started over whenever another
+                // connection committed between two steps, and under steady writes never finished.
+                status = sqlite3_backup_step(backup, -1)
                 if status == SQLITE_BUSY || status == SQLITE_LOCKED { usleep(5_000) }
             } while status == SQLITE_OK || status == SQLITE_BUSY || status == SQLITE_LOCKED
             let finish = sqlite3_backup_finish(backup)
