@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
-        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "TestSupport"]),
+        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "Locking"]),

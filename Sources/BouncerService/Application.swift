@@ -72,7 +72,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let migrations = try loadMigrations(configuration)
     let fileOverrides = try configuration.localizationDirectory.map { try Localization.loadDirectory($0, logger: logger) } ?? [:]
     let metrics = Metrics.service()
+    let availability = StoreAvailability(logger: logger, metrics: metrics)
     let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
+        if batch.error == nil { availability.committed() }
         metrics.observe("bouncer_store_commit_batch_size", [], Double(batch.size))
         metrics.observe("bouncer_store_commit_duration_seconds", [], batch.duration / .seconds(1))
         if let checkpoint = batch.checkpoint {
@@ -98,7 +100,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let bans = try await BanList(repository: store)
     let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
-                            sendLimiter: sendLimiter)
+                            sendLimiter: sendLimiter, availability: availability)
     let events = ServerEvents(
         requestCompleted: { entry in
             metrics.requestCompleted(route: entry.route ?? "unmatched", method: entry.method, status: entry.status,
@@ -110,7 +112,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         })
     let server = HTTPServer(
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
-        router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization), events: events)
+        router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization, availability: availability), events: events)
     metrics.gauge("bouncer_open_connections", "Client connections open now.") { Double(server.openConnections) }
     return Application(configuration: configuration, logger: logger, store: store, server: server)
 }
@@ -125,10 +127,11 @@ private func describe(_ source: SigningSecret.Source) -> String {
 
 /// Every route of the service, with who may call it.
 func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
-                metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter) -> Routes {
+                metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter,
+                availability: StoreAvailability? = nil) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
     let audit = Audit(repository: store)
-    OperationsRoutes(health: store, flags: store, metrics: metrics).register(in: &routes)
+    OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
     RulesRoutes(rules: rules, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)

@@ -79,6 +79,10 @@ final class Localization: Sendable {
 /// language.
 struct LocalizedProblemRenderer: ProblemRenderer {
     let localization: Localization
+    /// Knows the store's failures that are a 503, not a 500.
+    var availability: StoreAvailability?
+
+    func problem(for error: any Error) -> HTTPError? { availability?.problem(for: error) }
 
     func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
         let choice = localization.choice(for: head)

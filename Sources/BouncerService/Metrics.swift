@@ -211,6 +211,8 @@ extension Metrics {
                         "Time to copy the write-ahead log into the database file, between two groups.")
         metrics.declare("bouncer_store_channel_copy_failures_total", .counter,
                         "Batches of new messages that could not be copied into channel_messages (tried again with the next).")
+        metrics.declare("bouncer_store_unavailable_total", .counter,
+                        "Requests refused with 503 store_unavailable: the store's disk was full or failing.")
         metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
                         buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
         metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")

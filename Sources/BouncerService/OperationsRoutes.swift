@@ -6,6 +6,7 @@ struct OperationsRoutes: Sendable {
     let health: any StoreHealthRepository
     let flags: any FlagRepository
     let metrics: Metrics
+    var availability: StoreAvailability?
 
     private static let okBody = Array(#"{"status":"ok"}"#.utf8)
     private static let openAPIBody = Array(OpenAPIDocument.json.utf8)
@@ -14,11 +15,16 @@ struct OperationsRoutes: Sendable {
     func register(in routes: inout Routes) {
         // Liveness: the process answers. Deliberately touches nothing else.
         routes.open("GET", "/healthz", .immediate { _ in .json(.ok, Self.okBody) })
-        routes.open("GET", "/readyz", .async { [health] _ in
+        routes.open("GET", "/readyz", .async { [health, availability] _ in
             do {
                 try await health.checkReady()
             } catch {
                 throw HTTPError(.serviceUnavailable, code: "not_ready", detail: "The store is not open or not migrated.")
+            }
+            if availability?.isUnavailable == true {
+                throw HTTPError(.serviceUnavailable, code: "store_unavailable",
+                                detail: "The store refused writes moments ago (its disk may be full or failing) and none has committed since.",
+                                headers: ["Retry-After": String(StoreAvailability.retryAfterSeconds)])
             }
             return .json(.ok, Self.readyBody)
         })

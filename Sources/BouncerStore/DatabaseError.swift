@@ -33,6 +33,14 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     static let groupRolledBack = DatabaseError(
         resultCode: SQLITE_ABORT, message: "a write's error rolled back its group's transaction; no write of the group was kept")
 
+    /// The same, carrying the storage failure that caused it, so every write of the group is
+    /// told the store is unavailable rather than that something unknown went wrong.
+    static func groupRolledBack(after cause: DatabaseError?) -> DatabaseError {
+        guard let cause, cause.isUnavailable else { return groupRolledBack }
+        return DatabaseError(resultCode: cause.extendedResultCode,
+                             message: "\(cause.message): its group's transaction was rolled back; no write of the group was kept")
+    }
+
     /// A savepoint's `ROLLBACK TO` failed: its write's changes could not be undone, so its group
     /// must not commit.
     static func savepointNotRolledBack(_ cause: DatabaseError) -> DatabaseError {

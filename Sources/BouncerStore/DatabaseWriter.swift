@@ -19,11 +19,13 @@ public final class DatabaseWriter: Sendable {
         /// Why copying new messages into `channel_messages` failed, when the group tried and it
         /// did: readers still see every message, but scan more rows until a copy succeeds.
         public var channelCopyError: DatabaseError?
+        /// Why the group failed, when it did (every write of it was told so).
+        public var error: DatabaseError?
     }
 
     private struct WorkItem: Sendable {
         /// Runs the write inside its savepoint and keeps its result until the commit is known;
-        /// returns the error that must fail the whole group, if the write met one.
+        /// returns the write's database error, if it met one.
         let run: @Sendable (Database) -> DatabaseError?
         /// Resumes the caller: with the write's own result, or with the commit's error.
         let finish: @Sendable (DatabaseError?) -> Void
@@ -74,9 +76,8 @@ public final class DatabaseWriter: Sendable {
             run: { database in
                 let outcome = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
                 result.value = outcome
-                guard case .failure(let error) = outcome, let databaseError = error as? DatabaseError,
-                      databaseError.failsTransaction else { return nil }
-                return databaseError
+                guard case .failure(let error) = outcome else { return nil }
+                return error as? DatabaseError
             },
             finish: { commitError in
                 if let commitError {
@@ -123,6 +124,7 @@ public final class DatabaseWriter: Sendable {
             let started = ContinuousClock.now
             var commitError: DatabaseError?
             var channelCopyError: DatabaseError?
+            var lastWriteError: DatabaseError?
             do throws(DatabaseError) {
                 try database.execute(.beginImmediate)
                 for item in batch {
@@ -130,14 +132,17 @@ public final class DatabaseWriter: Sendable {
                     // transaction back under one write. The group has failed then, and nothing may
                     // run after it: outside a transaction, each statement (or a savepoint's
                     // release) would commit on its own, stored though reported as failed.
-                    guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
-                    if let groupError = item.run(database) {
-                        throw database.isInTransaction ? groupError : DatabaseError.groupRolledBack
+                    guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
+                    if let writeError = item.run(database) {
+                        lastWriteError = writeError
+                        if writeError.failsTransaction {
+                            throw database.isInTransaction ? writeError : DatabaseError.groupRolledBack(after: writeError)
+                        }
                     }
                 }
-                guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
+                guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
                 channelCopyError = channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
-                guard database.isInTransaction else { throw DatabaseError.groupRolledBack }
+                guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: channelCopyError) }
                 try database.execute(.commit)
             } catch {
                 commitError = error
@@ -147,7 +152,8 @@ public final class DatabaseWriter: Sendable {
             let duration = ContinuousClock.now - started
             // After the callers are resumed, so that only the writes queued since wait for it.
             let checkpoint = checkpointer.value.checkpointIfDue(database)
-            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint, channelCopyError: channelCopyError))
+            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint, channelCopyError: channelCopyError,
+                                error: commitError))
         }
     }
 

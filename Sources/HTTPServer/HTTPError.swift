@@ -40,6 +40,13 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 /// default answers in English with the status's reason phrase.
 public protocol ProblemRenderer: Sendable {
     func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response
+    /// The answer for an error a handler threw that is not an `HTTPError`, when the application
+    /// knows one (a store that is out of space is 503, not 500); nil: a 500.
+    func problem(for error: any Error) -> HTTPError?
+}
+
+extension ProblemRenderer {
+    public func problem(for error: any Error) -> HTTPError? { nil }
 }
 
 public struct DefaultProblemRenderer: ProblemRenderer {

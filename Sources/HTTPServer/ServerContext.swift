@@ -23,6 +23,9 @@ final class ServerContext: Sendable {
         if let error = error as? HTTPError {
             return problemRenderer.render(error, for: request.head, requestID: request.id)
         }
+        if let known = problemRenderer.problem(for: error) {
+            return problemRenderer.render(known, for: request.head, requestID: request.id)
+        }
         events.failure("request failed: \(String(describing: error))", request.id)
         let internalError = HTTPError(.internalServerError, code: "internal_error",
                                       detail: "The server could not complete the request.")
