@@ -80,6 +80,10 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         if let checkpoint = batch.checkpoint {
             metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
         }
+        if let logFrames = batch.logFrames, let checkpointed = batch.checkpointedFrames {
+            metrics.set("bouncer_store_wal_frames", [], Double(logFrames))
+            metrics.set("bouncer_store_wal_checkpointed_frames", [], Double(checkpointed))
+        }
         if let error = batch.channelCopyError {
             metrics.add("bouncer_store_channel_copy_failures_total")
             logger.warn("copying new messages into channel_messages failed; the next batch tries again",

@@ -211,6 +211,9 @@ extension Metrics {
                         "Time to copy the write-ahead log into the database file, between two groups.")
         metrics.declare("bouncer_store_channel_copy_failures_total", .counter,
                         "Batches of new messages that could not be copied into channel_messages (tried again with the next).")
+        metrics.declare("bouncer_store_wal_frames", .gauge, "Frames in the write-ahead log at the last checkpoint.")
+        metrics.declare("bouncer_store_wal_checkpointed_frames", .gauge,
+                        "Of those, frames copied into the database file (fewer while readers still need the rest).")
         metrics.declare("bouncer_store_unavailable_total", .counter,
                         "Requests refused with 503 store_unavailable: the store's disk was full or failing.")
         metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",

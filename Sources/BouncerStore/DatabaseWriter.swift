@@ -16,6 +16,9 @@ public final class DatabaseWriter: Sendable {
         public var duration: Duration
         /// How long the checkpoint that followed the group took, when one did.
         public var checkpoint: Duration?
+        /// What that checkpoint found: frames in the log, and of them copied into the database.
+        public var logFrames: Int?
+        public var checkpointedFrames: Int?
         /// Why copying new messages into `channel_messages` failed, when the group tried and it
         /// did: readers still see every message, but scan more rows until a copy succeeds.
         public var channelCopyError: DatabaseError?
@@ -47,8 +50,10 @@ public final class DatabaseWriter: Sendable {
     /// Only touched on the writer's queue; nil for a schema without `channel_messages`.
     private let channelIndex: UncheckedBox<ChannelIndex?>
 
-    init(connection: Database, maxBatchSize: Int, channelIndex: ChannelIndex?, onBatch: @escaping @Sendable (BatchReport) -> Void) {
-        self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection))
+    init(connection: Database, maxBatchSize: Int, channelIndex: ChannelIndex?, logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
+         busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (BatchReport) -> Void) {
+        self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
+                                                         busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         self.channelIndex = UncheckedBox(channelIndex)
         self.connection = UncheckedBox(connection)
         self.maxBatchSize = maxBatchSize
@@ -152,8 +157,9 @@ public final class DatabaseWriter: Sendable {
             let duration = ContinuousClock.now - started
             // After the callers are resumed, so that only the writes queued since wait for it.
             let checkpoint = checkpointer.value.checkpointIfDue(database)
-            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint, channelCopyError: channelCopyError,
-                                error: commitError))
+            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint?.duration,
+                                logFrames: checkpoint.map { Int($0.logFrames) }, checkpointedFrames: checkpoint.map { Int($0.checkpointedFrames) },
+                                channelCopyError: channelCopyError, error: commitError))
         }
     }
 

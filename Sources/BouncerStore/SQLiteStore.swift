@@ -37,7 +37,8 @@ public final class SQLiteStore: Sendable {
         self.path = path
         self.schemaVersion = migrations.last?.version ?? 0
         self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
-                                     channelIndex: channelIndex, onBatch: onBatch)
+                                     channelIndex: channelIndex, logRestartFrames: configuration.logRestartFrames,
+                                     busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onBatch)
         self.readers = ReaderPool(connections: readerConnections)
     }
 

@@ -19,6 +19,8 @@ public struct StoreConfiguration: Sendable, Equatable {
     /// The VFS under the writer's WAL batching VFS (nil: SQLite's default). Tests put a
     /// fault-injecting VFS there.
     var writerBaseVFS: String?
+    /// Log frames past which a checkpoint waits for readers so the log can start over.
+    var logRestartFrames = LogCheckpointer.defaultRestartFrames
 
     public init() {}
 }

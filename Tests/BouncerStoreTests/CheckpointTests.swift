@@ -50,7 +50,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite3")
         let database = try SQLiteStore.openWriter(path: path, configuration: StoreConfiguration())
-        let checkpointer = LogCheckpointer(connection: database, threshold: 100)
+        let checkpointer = LogCheckpointer(connection: database, threshold: 100, busyTimeoutMilliseconds: 5_000)
         try database.execute("CREATE TABLE pages (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
         #expect(checkpointer.checkpointIfDue(database) == nil)
         try database.inTransaction { database in
@@ -59,5 +59,53 @@ import TestSupport
         #expect(checkpointer.checkpointIfDue(database) != nil)
         // Reported once: the next commit reports the log's size again.
         #expect(checkpointer.checkpointIfDue(database) == nil)
+    }
+
+    /// Reads that overlap without a pause keep any one checkpoint from letting the log start over;
+    /// past its restart size, a checkpoint waits for the readers of the moment, and the log stays
+    /// bounded. Without that it grew with everything written.
+    @Test func theLogStaysBoundedUnderOverlappingLongReads() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite3")
+        var configuration = StoreConfiguration()
+        configuration.logRestartFrames = 600
+        let reports = Locked<[(log: Int, checkpointed: Int)]>([])
+        let store = try SQLiteStore(path: path, configuration: configuration, migrations: Self.schema) { report in
+            if let log = report.logFrames, let checkpointed = report.checkpointedFrames {
+                reports.withLock { $0.append((log, checkpointed)) }
+            }
+        }
+        defer { store.close() }
+        let stop = Locked(false)
+        // Two readers, each holding a read transaction for 150 ms, staggered: one is always open.
+        let readers = (0..<2).map { reader in
+            Thread {
+                guard let database = try? Database(path: path, mode: .readOnly) else { return }
+                usleep(UInt32(reader) * 75_000)
+                while !stop.withLock({ $0 }) {
+                    try? database.execute("BEGIN")
+                    _ = try? database.fetchValue("SELECT count(*) FROM pages", as: Int.self)
+                    usleep(150_000)
+                    try? database.execute("COMMIT")
+                }
+            }
+        }
+        readers.forEach { $0.start() }
+        let page = [UInt8](repeating: 9, count: 4000)
+        var largest = 0
+        // About 16 MiB written in all, in groups of 50 pages.
+        for _ in 0..<80 {
+            try await store.writer.write { database in
+                for _ in 0..<50 { try database.execute("INSERT INTO pages (data) VALUES (?)", [.blob(page)]) }
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            largest = max(largest, size)
+        }
+        stop.withLock { $0 = true }
+        // The log never held much more than the restart size plus what a checkpoint's wait lets in.
+        #expect(largest < 8 * 1024 * 1024, "the log grew to \(largest / 1024 / 1024) MiB")
+        let seen = reports.withLock { $0 }
+        #expect(!seen.isEmpty, "checkpoints report what they found")
+        #expect(seen.contains { $0.log > 0 && $0.checkpointed == $0.log }, "a checkpoint copied the whole log at least once: \(seen.suffix(5))")
     }
 }
