@@ -65,6 +65,7 @@ bench: release
 	scripts/bench-send.sh
 	scripts/bench-moderation.sh
 	scripts/bench-restart.sh
+	scripts/bench-backup.sh
 	@echo "== the labelled evasion corpus: Bouncer beside better-profanity and glin-profanity (PyPI)"
 	python3 scripts/compare-filters.py --binary .build/release/bouncer
 
