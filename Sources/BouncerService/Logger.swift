@@ -10,10 +10,21 @@ public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warn, error
 
+        /// A level by its name here, or by swift-log's (`trace`, `debug`, `info`, `notice`,
+        /// `warning`, `error`, `critical`): each of those is the nearest level here that logs
+        /// everything it would (`trace` is `debug`, `notice` is `info`, `critical` is `error`).
         public init?(name: String) {
-            guard let level = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
-            self = level
+            switch name.lowercased() {
+            case "trace", "debug": self = .debug
+            case "info", "notice": self = .info
+            case "warn", "warning": self = .warn
+            case "error", "critical": self = .error
+            default: return nil
+            }
         }
+
+        /// Every name `init(name:)` takes.
+        public static let acceptedNames = "trace, debug, info, notice, warning (or warn), error, critical"
 
         public var name: String {
             switch self {

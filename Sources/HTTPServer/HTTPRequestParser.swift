@@ -325,6 +325,11 @@ public struct HTTPRequestParser: Sendable {
         let codings = headers.values("transfer-encoding")
         var framing = RequestHead.BodyFraming.none
         if !codings.isEmpty {
+            // RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing,
+            // Content-Length or not (a 1.0 hop may not have understood the coding).
+            guard version.minor >= 1 else {
+                throw .bad("transfer_encoding_in_http10", "Transfer-Encoding is not accepted in an HTTP/1.0 request.")
+            }
             guard lengthCount == 0 else {
                 throw .bad("conflicting_framing", "Content-Length and Transfer-Encoding together are not accepted.")
             }
@@ -339,9 +344,6 @@ public struct HTTPRequestParser: Sendable {
                 throw HTTPParseError(.notImplemented, "unsupported_transfer_encoding", "Only the chunked transfer coding is supported.")
             }
             framing = .chunked
-            // RFC 9112 section 6.1: Transfer-Encoding in an HTTP/1.0 request cannot be trusted to
-            // frame what follows, so the connection closes after this request.
-            if version.minor == 0 { keepAlive = false }
         } else if let lengthValue = headers["content-length"] {
             guard lengthCount == 1 else {
                 throw .bad("duplicate_content_length", "More than one Content-Length header field.")

@@ -26,7 +26,7 @@ enum ServeCommand {
                    help: "<locale>.lproj/Localizable.strings files that override the bundled texts"),
         OptionSpec(name: "default-locale", environment: "BOUNCER_DEFAULT_LOCALE", valueName: "TAG",
                    help: "the locale of requests that ask for none Bouncer has (default en)"),
-        OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "debug, info, warn or error (default info)"),
+        OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "trace, debug, info, notice, warning (or warn), error or critical (default info)"),
         OptionSpec(name: "synchronous", environment: "BOUNCER_SYNCHRONOUS", valueName: "MODE",
                    help: "FULL (default: every commit synced) or NORMAL (faster; may lose the last commits on power loss)"),
         OptionSpec(name: "max-connections", environment: "BOUNCER_MAX_CONNECTIONS", valueName: "N", help: "open connections at most (default 10000)"),
@@ -60,7 +60,7 @@ enum ServeCommand {
         if let locale = parsed.values["default-locale"] { configuration.defaultLocale = locale }
         if let name = parsed.values["log-level"] {
             guard let level = Logger.Level(name: name) else {
-                throw UsageError(description: "--log-level must be debug, info, warn or error, not \(name)")
+                throw UsageError(description: "--log-level must be one of \(Logger.Level.acceptedNames), not \(name)")
             }
             configuration.logLevel = level
         }

@@ -27,6 +27,17 @@ import TestSupport
         }
     }
 
+    @Test func swiftLogLevelNamesAreAccepted() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data"), "--log-level", "warning"])
+            #expect(try service.client().request("GET", "/readyz").status == 200)
+            let refused = try ServiceProcess.run(["serve", "--data-dir", directory.path("other"), "--log-level", "loud"])
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("--log-level must be one of trace, debug, info, notice, warning (or warn), error, critical"))
+        }
+    }
+
     @Test func errorsAreProblemJSONWithTheRequestID() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()

@@ -16,4 +16,12 @@ import Testing
         // A clock that stepped back is not a negative duration in the log.
         #expect(written(.microseconds(-3)) == "0.000")
     }
+
+    @Test func swiftLogsLevelNamesAreAccepted() {
+        let expected: [(String, Logger.Level)] = [("trace", .debug), ("debug", .debug), ("info", .info), ("notice", .info),
+                                                   ("warning", .warn), ("warn", .warn), ("WARNING", .warn), ("error", .error),
+                                                   ("critical", .error)]
+        for (name, level) in expected { #expect(Logger.Level(name: name) == level, "\(name)") }
+        for name in ["", "verbose", "fatal", "warnings"] { #expect(Logger.Level(name: name) == nil, "\(name)") }
+    }
 }

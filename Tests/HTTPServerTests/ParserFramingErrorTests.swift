@@ -153,12 +153,16 @@ struct ParserFramingErrorTests {
         #expect(outcome.heads.first?.framing == RequestHead.BodyFraming.none)
     }
 
-    @Test("HTTP/1.0 with chunked framing is parsed but not kept alive")
-    func http10Chunked() throws {
-        let outcome = parse("POST / HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n")
-        #expect(outcome.error == nil)
-        let head = try #require(outcome.heads.first)
-        #expect(head.framing == .chunked)
-        #expect(!head.keepAlive)
+    /// RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+    @Test("HTTP/1.0 with Transfer-Encoding is refused as faulty framing, with or without Content-Length")
+    func http10TransferEncoding() throws {
+        for request in ["POST / HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+                        "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\nhi",
+                        "POST / HTTP/1.0\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n"] {
+            let outcome = parse(request)
+            #expect(outcome.error?.code == "transfer_encoding_in_http10", "\(request)")
+            #expect(outcome.error?.status.code == 400)
+            #expect(outcome.heads.isEmpty)
+        }
     }
 }
