@@ -30,7 +30,8 @@ import TestSupport
     @Test func swiftLogLevelNamesAreAccepted() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()
-            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data"), "--log-level", "warning"])
+            // (Not `warning`: the test learns the port from the `listening` line, which is info.)
+            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data"), "--log-level", "notice"])
             #expect(try service.client().request("GET", "/readyz").status == 200)
             let refused = try ServiceProcess.run(["serve", "--data-dir", directory.path("other"), "--log-level", "loud"])
             #expect(refused.status != 0)
