@@ -166,9 +166,10 @@ struct FlagRoutes: Sendable {
             next = Pagination.cursor(after: String(offset + limit))
         }
         let choice = localization.choice(for: request.head)
+        let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let entries = items.map { item -> [UInt8] in
             var json: [UInt8] = Array(#"{"message":"#.utf8)
-            json.append(contentsOf: MessageJSON.json(item.message, for: identity, choice: choice))
+            json.append(contentsOf: MessageJSON.json(item.message, for: identity, choice: choice, alertActionsEnabled: alertActionsEnabled))
             json.append(contentsOf: #","flags":["#.utf8)
             for (index, flag) in item.flags.enumerated() {
                 if index > 0 { json.append(UInt8(ascii: ",")) }
@@ -218,7 +219,8 @@ struct FlagRoutes: Sendable {
         var json: [UInt8] = Array("{\"decision\":".utf8)
         JSONText.appendString(input.decision, to: &json)
         json.append(contentsOf: ",\"resolved\":\(result.resolved),\"message\":".utf8)
-        json.append(contentsOf: MessageJSON.json(message, for: identity, choice: localization.choice(for: request.head)))
+        json.append(contentsOf: MessageJSON.json(message, for: identity, choice: localization.choice(for: request.head),
+                                                 alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled))
         json.append(UInt8(ascii: "}"))
         return .json(.ok, json)
     }

@@ -96,7 +96,9 @@ struct MessageJSON: Sendable {
     var notice: String?
     var alert: Alert?
 
-    init(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice) {
+    /// `alertActionsEnabled`: `bounced_messages_alert_actions_enabled`; off, a bounced message
+    /// carries its notice but no alert.
+    init(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice, alertActionsEnabled: Bool) {
         let moderator = identity.role >= .moderator
         let author = message.userID == identity.userID
         // A shadowed message looks delivered to its author, and only moderators know otherwise.
@@ -118,7 +120,7 @@ struct MessageJSON: Sendable {
         showsModeration = moderator || (author && (message.state == "bounced" || message.state == "removed"))
         if author && message.state == "bounced" {
             notice = choice.text("message.bounce.title")
-            alert = Alert(bounceAction: message.bounceAction, choice: choice)
+            if alertActionsEnabled { alert = Alert(bounceAction: message.bounceAction, choice: choice) }
         }
     }
 
@@ -164,10 +166,11 @@ struct MessageJSON: Sendable {
         json.append(UInt8(ascii: "}"))
     }
 
-    static func json(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice) -> [UInt8] {
+    static func json(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice, alertActionsEnabled: Bool) -> [UInt8] {
         var json: [UInt8] = []
         json.reserveCapacity(512 + message.text.utf8.count)
-        MessageJSON(message, for: identity, choice: choice).write(to: &json, custom: message.custom, moderation: message.moderation)
+        MessageJSON(message, for: identity, choice: choice, alertActionsEnabled: alertActionsEnabled)
+            .write(to: &json, custom: message.custom, moderation: message.moderation)
         return json
     }
 

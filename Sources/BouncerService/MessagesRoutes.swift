@@ -228,11 +228,12 @@ struct MessagesRoutes: Sendable {
             next = found.last.map { Pagination.cursor(after: String($0.sequence)) }
         }
         let choice = localization.choice(for: request.head)
+        let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         // Newest page first, each page in chronological order.
         var json: [UInt8] = Array(#"{"messages":["#.utf8)
         for (index, message) in found.reversed().enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: MessageJSON.json(message, for: identity, choice: choice))
+            json.append(contentsOf: MessageJSON.json(message, for: identity, choice: choice, alertActionsEnabled: alertActionsEnabled))
         }
         json.append(contentsOf: #"],"next_cursor":"#.utf8)
         json.append(contentsOf: (next.map(JSONText.quoted) ?? "null").utf8)
@@ -250,7 +251,8 @@ struct MessagesRoutes: Sendable {
 
     private func respond(_ message: StoredMessage, to request: Request, _ identity: Identity, status: HTTPStatus = .ok) throws -> Response {
         let choice = localization.choice(for: request.head)
-        var response = Response.json(status, MessageJSON.json(message, for: identity, choice: choice))
+        var response = Response.json(status, MessageJSON.json(message, for: identity, choice: choice,
+                                                              alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled))
         Localization.mark(&response, choice)
         return response
     }
@@ -283,7 +285,8 @@ struct MessagesRoutes: Sendable {
             let delivered = current.state == "delivered" || current.state == "shadowed"
             if delivered, let action = verdict.action, action.isBounce || action == .remove {
                 var extensions: [(name: String, json: String)] = [("moderation", ModerationRecord(verdict: verdict, originalText: input.text, flagged: false).json)]
-                if action.isBounce, let alert = try? JSONEncoder().encode(Alert(bounceAction: action.rawValue, choice: choice)) {
+                if action.isBounce, settings.value.bounced_messages_alert_actions_enabled,
+                   let alert = try? JSONEncoder().encode(Alert(bounceAction: action.rawValue, choice: choice)) {
                     extensions.append(("alert", String(decoding: alert, as: UTF8.self)))
                 }
                 throw HTTPError(.unprocessableContent, code: "edit_refused",

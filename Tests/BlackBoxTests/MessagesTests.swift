@@ -353,6 +353,15 @@ import TestSupport
 
             #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"bounced_messages_alert_actions_enabled":false,"flag_action_enabled":false}"#).status == 200)
             #expect(try actions("b", "alice") == ["edit", "delete"])
+            // With the alert off, a bounced message carries its notice but no alert, everywhere.
+            let bouncedNow = try #require(try h.call("GET", "/v1/messages/b", as: "alice").json)
+            #expect(bouncedNow["notice"] as? String != nil && bouncedNow["alert"] == nil)
+            let sentNow = try #require(try h.send("oh heck", id: "b2").json)
+            #expect(sentNow["state"] as? String == "bounced" && sentNow["notice"] as? String != nil && sentNow["alert"] == nil)
+            let page = try h.call("GET", "/v1/channels/messaging:general/messages", as: "alice").json?["messages"] as? [[String: Any]] ?? []
+            #expect(page.contains { $0["id"] as? String == "b2" && $0["alert"] == nil && $0["notice"] != nil })
+            let refusedNow = try h.call("PATCH", "/v1/messages/d", as: "alice", body: #"{"text":"heck"}"#)
+            #expect(refusedNow.status == 422 && refusedNow.json?["moderation"] != nil && refusedNow.json?["alert"] == nil)
             #expect(try actions("d", "bob") == [])
             #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"flag_action_enabled":"yes"}"#).status == 400)
             #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"no_such_setting":1}"#).status == 400)
