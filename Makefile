@@ -34,12 +34,15 @@ release: deps
 run: release
 	.build/release/bouncer serve
 
-# The black-box tests start many copies of the binary; they run after the in-process tests, not
-# beside them, so the timing tests of those are not starved of the two cores CI has.
+# The black-box tests start many copies of the binary, and the store's load and fault tests keep
+# both cores busy (eight writers, readers that never pause): each runs after the other in-process
+# tests, not beside them, so the timing tests of those are not starved of the two cores CI has.
+LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip BlackBoxTests
+	$(SWIFT) test --skip-build --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
@@ -93,11 +96,13 @@ test-sanitize: deps
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
 	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@$(CHECK_SANITIZER_LOGS)
@@ -106,9 +111,11 @@ test-sanitize: deps
 sanitize-short: deps
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	@$(CHECK_SANITIZER_LOGS)
 
 docker-smoke:
