@@ -151,6 +151,33 @@ public final class CompiledRuleSet: Sendable {
         return entries
     }
 
+    /// Spans reported per rule in a verdict (all of them count for the verdict and the mask): a
+    /// text can match a rule thousands of times, and the answer should not carry them all.
+    public static let maxReportedSpans = 100
+
+    /// Sorted, merged ranges (`start..<end`) covering what `ranges` cover.
+    static func disjoint(_ ranges: [(Int, Int)]) -> [(start: Int, end: Int)] {
+        var merged: [(start: Int, end: Int)] = []
+        for (start, end) in ranges.sorted(by: { $0.0 < $1.0 }) {
+            if let last = merged.last, start <= last.end {
+                merged[merged.count - 1].end = max(last.end, end)
+            } else {
+                merged.append((start, end))
+            }
+        }
+        return merged
+    }
+
+    /// Whether `span` overlaps any of the sorted, disjoint `ranges` (binary search).
+    static func overlaps(_ span: ClosedRange<Int>, _ ranges: [(start: Int, end: Int)]) -> Bool {
+        var low = 0, high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].end <= span.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].start <= span.upperBound
+    }
+
     /// Literals per shard of the words database. Compiling grows with the number of literals
     /// (about 0.8 s for 25,000 here), so a large list is cut into shards compiled on all cores;
     /// each shard costs one more pass over a message, so shards stay large.
@@ -286,15 +313,20 @@ public final class CompiledRuleSet: Sendable {
                 found[entries[hit.entry].rule, default: []].insert(hit.start...(hit.end - 1))
             }
         }
+        let exempt = Self.disjoint(allowed)
+        let reader = SpanReader(text.original)
         var matches: [Verdict.RuleMatch] = []
+        var maskedRanges: [ClosedRange<Int>] = []
         for (ruleIndex, spans) in found {
-            let kept = spans.filter { span in !allowed.contains { $0.0 <= span.upperBound && span.lowerBound < $0.1 } }
+            let kept = spans.filter { !Self.overlaps($0, exempt) }
+                .sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
             guard !kept.isEmpty else { continue }
             let rule = rules[ruleIndex]
-            let matched = kept.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
-                .map { text.span(scalars: $0.lowerBound, $0.upperBound + 1) }
+            if rule.action == .maskFlag { maskedRanges.append(contentsOf: kept) }
+            // Every span counts for the verdict and the mask; the first are reported.
+            let matched = kept.prefix(Self.maxReportedSpans).map { reader.span($0.lowerBound, $0.upperBound + 1) }
             matches.append(Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
-                                             priority: rule.priority, matched: matched))
+                                             priority: rule.priority, matched: Array(matched)))
         }
         guard !matches.isEmpty else { return .none }
         matches.sort { a, b in
@@ -307,10 +339,14 @@ public final class CompiledRuleSet: Sendable {
         let action = matches.first?.action
         var masked: String?
         if action == .maskFlag {
-            var scalars = Array(text.original.unicodeScalars)
-            for match in matches where match.action == .maskFlag {
-                for span in match.matched {
-                    for index in span.start..<span.end where !scalars[index].properties.isWhitespace { scalars[index] = "*" }
+            // Each character under any masked span once: spans may overlap by the thousand.
+            var scalars = reader.scalars
+            var index = 0
+            for range in Self.disjoint(maskedRanges.map { ($0.lowerBound, $0.upperBound + 1) }) {
+                index = max(index, range.start)
+                while index < range.end {
+                    if !scalars[index].properties.isWhitespace { scalars[index] = "*" }
+                    index += 1
                 }
             }
             var view = String.UnicodeScalarView()

@@ -2536,6 +2536,8 @@ enum OpenAPIDocument {
              },
              "matched": {
               "type": "array",
+              "maxItems": 100,
+              "description": "Where the rule matched, in order: the first 100 spans (every span counts for the verdict and for masking).",
               "items": {
                "$ref": "#/components/schemas/Span"
               }
