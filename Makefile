@@ -34,10 +34,11 @@ release: deps
 run: release
 	.build/release/bouncer serve
 
-# The black-box tests start many copies of the binary, and the store's load and fault tests keep
-# both cores busy (eight writers, readers that never pause): each runs after the other in-process
+# The black-box tests start many copies of the binary, and some in-process suites keep both cores
+# busy (the store's load and fault tests: eight writers, readers that never pause; the engine's:
+# dozens of rule sets compiled, texts of 20,000 characters): each runs after the other in-process
 # tests, not beside them, so the timing tests of those are not starved of the two cores CI has.
-LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests
+LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests|StoreUnavailableTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests

@@ -53,7 +53,10 @@ public struct RuleQuery: Sendable {
     }
 }
 
-/// Every rule as a change left them, numbered in commit order.
+/// Every rule as a change left them, numbered in commit order: what the rules engine compiles.
+/// Each rule has what matching needs; its times and author are left empty (a start reads every
+/// rule, 100,000 of them in a large list, and reading three more strings a rule was a tenth of a
+/// second of it).
 public struct RuleSnapshot: Sendable {
     public var sequence: UInt64
     public var rules: [StoredRule]
@@ -144,10 +147,13 @@ extension SQLiteStore: RuleRepository {
         }
     }
 
+    /// The columns matching needs, in `ruleColumns`' order (see `RuleSnapshot`).
+    static let matchingColumns = "id, name, kind, pattern, action, channels, enabled, priority, inflections"
+
     private static func readAllRules(_ database: Database) throws -> [StoredRule] {
         var rules: [StoredRule] = []
-        try database.forEachRow("SELECT \(ruleColumns) FROM rules ORDER BY id") { statement in
-            rules.append(storedRule { statement.value(at: Int32($0)) })
+        try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
+            rules.append(storedRule { $0 < 9 ? statement.value(at: Int32($0)) : .null })
         }
         return rules
     }

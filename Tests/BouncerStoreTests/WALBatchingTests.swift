@@ -30,6 +30,31 @@ import TestSupport
         }
     }
 
+    /// A later `PRAGMA synchronous = NORMAL` (a migration might run one) or a database opened
+    /// with `psow=0` once left committed frames held in memory, where readers looked for them in
+    /// vain. What the VFS rests on is now checked where it can change.
+    @Test func settingsChangedAfterOpeningLeaveNoCommitHeld() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite3")
+        let writer = try SQLiteStore.openWriter(path: path, configuration: Self.configuration(.full))
+        try writer.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        try writer.execute("PRAGMA synchronous = NORMAL")
+        let reader = try Database(path: path, mode: .readOnly)
+        for index in 0..<20 {
+            try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text("normal \(index)")])
+            #expect(try reader.fetchValue("SELECT count(*) FROM notes", as: Int.self) == index + 1)
+        }
+        let padded = try Database(path: "file:\(directory.path("psow.sqlite3"))?psow=0", mode: .readWrite,
+                                  vfs: try SQLiteStore.logVFS(over: nil))
+        _ = try padded.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
+        try padded.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        let paddedReader = try Database(path: directory.path("psow.sqlite3"), mode: .readOnly)
+        for index in 0..<20 {
+            try padded.execute("INSERT INTO notes (body) VALUES (?)", [.text("padded \(index)")])
+            #expect(try paddedReader.fetchValue("SELECT count(*) FROM notes", as: Int.self) == index + 1)
+        }
+    }
+
     @Test func everyCommitIsInTheLogFileWhenItReturns() throws {
         let directory = try TemporaryDirectory()
         let writer = try SQLiteStore.openWriter(path: directory.path("db.sqlite3"), configuration: Self.configuration(.full))
