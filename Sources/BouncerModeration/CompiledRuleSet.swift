@@ -186,7 +186,9 @@ public final class CompiledRuleSet: Sendable {
     private static func compileShards(_ literals: [[UInt8]], ids: [Int],
                                       store: (any CompiledDatabaseStore)?) throws(Database.CompileError) -> [(database: Database, ids: [Int])] {
         guard !literals.isEmpty else { return [] }
-        let shardCount = (literals.count + literalsPerShard - 1) / literalsPerShard
+        // Rounded, not up: a list a little over a multiple of the size (100,000 words and the verb
+        // forms of a few) should not pay a whole extra pass for it.
+        let shardCount = max(1, Int((Double(literals.count) / Double(literalsPerShard)).rounded()))
         let size = (literals.count + shardCount - 1) / shardCount
         let results = Locked<[Int: Result<Database?, Database.CompileError>]>([:])
         DispatchQueue.concurrentPerform(iterations: shardCount) { shard in
