@@ -38,13 +38,15 @@ run: release
 # busy (the store's load and fault tests: eight writers, readers that never pause; the engine's:
 # dozens of rule sets compiled, texts of 20,000 characters): each runs after the other in-process
 # tests, not beside them, so the timing tests of those are not starved of the two cores CI has.
+# The HTTP server's live tests, which time what the server does, run first and alone.
 # (StoreUnavailableTests stays with the others: it arms the same process-wide fault-injecting VFS
 # as StorageFaultTests, so the two must not run at once.)
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(SWIFT) test --skip-build --filter HTTPServerTests
+	$(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
@@ -99,12 +101,14 @@ test-sanitize: deps
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
 	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
@@ -114,10 +118,12 @@ test-sanitize: deps
 sanitize-short: deps
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip BlackBoxTests --skip '$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	@$(CHECK_SANITIZER_LOGS)
 

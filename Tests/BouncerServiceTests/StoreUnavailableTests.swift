@@ -21,6 +21,7 @@ import TestSupport
         configuration.migrationsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("migrations").path
         configuration.store.writerBaseVFS = "bouncer-fault"
+        configuration.shutdownGracePeriod = .milliseconds(200)  // the test client stays connected
         let logPath = directory.path("log.jsonl")
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let logFile = open(logPath, O_WRONLY | O_APPEND)
