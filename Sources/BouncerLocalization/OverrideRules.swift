@@ -45,8 +45,11 @@ public enum OverrideRules {
 public enum LocalizationDirectory {
     public struct Loaded: Sendable {
         public var overrides: [String: [String: String]] = [:]
-        /// Entries left out, and why (unknown keys, wrong placeholders).
+        /// Entries left out, and why (too long, wrong placeholders).
         public var skipped: [String] = []
+        /// Per file, how many of its keys Bouncer does not use: an app's own strings file holds
+        /// hundreds of its own texts beside Bouncer's, and they are simply not loaded.
+        public var unusedKeys: [(path: String, count: Int)] = []
     }
 
     public struct LoadError: Error, CustomStringConvertible {
@@ -69,13 +72,15 @@ public enum LocalizationDirectory {
             } catch {
                 throw LoadError(description: "\(path): \(error)")
             }
+            var unused = 0
             for (key, value) in entries {
-                if let violation = OverrideRules.check(key: key, value: value) {
-                    loaded.skipped.append("\(path): \(violation)")
-                } else {
-                    loaded.overrides[tag, default: [:]][key] = value
+                switch OverrideRules.check(key: key, value: value) {
+                case nil: loaded.overrides[tag, default: [:]][key] = value
+                case .unknownKey?: unused += 1
+                case let violation?: loaded.skipped.append("\(path): \(violation)")
                 }
             }
+            if unused > 0 { loaded.unusedKeys.append((path, unused)) }
         }
         return loaded
     }

@@ -70,6 +70,9 @@ final class Localization: Sendable {
             list: { try FileManager.default.contentsOfDirectory(atPath: $0) },
             read: { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) })
         for reason in loaded.skipped { logger.warn("localization override skipped", ["reason": .string(reason)]) }
+        for (file, count) in loaded.unusedKeys {
+            logger.info("localization file: keys Bouncer does not use were skipped", ["file": .string(file), "skipped": .int(count)])
+        }
         logger.info("localization overrides loaded", ["directory": .string(path), "locales": .int(loaded.overrides.count)])
         return loaded.overrides
     }

@@ -20,6 +20,8 @@ struct LocalizationRoutes: Sendable {
         var locale: String
         var strings: [String: String]
         var overridden: [String]
+        /// After a `.strings` PUT: the file's keys Bouncer does not use (left out of the JSON otherwise).
+        var ignored: [String]? = nil
     }
 
     struct Locales: Encodable {
@@ -65,11 +67,11 @@ struct LocalizationRoutes: Sendable {
         }
         routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameters["locale"] ?? "")
-            let strings = try Self.readStrings(request)
+            let (strings, ignored) = try Self.readStrings(request)
             let snapshot = try await localization.repository.setOverrides(locale: tag, strings: strings, by: identity.userID)
             localization.apply(snapshot)
             try await audit.record(identity, "localization.update", "locale", tag, details: ["keys": strings.keys.sorted().joined(separator: ",")])
-            return try Self.effective(localization, tag)
+            return try Self.effective(localization, tag, ignored: ignored)
         }
         routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameters["locale"] ?? "")
@@ -83,13 +85,14 @@ struct LocalizationRoutes: Sendable {
         }
     }
 
-    private static func effective(_ localization: Localization, _ tag: String) throws -> Response {
+    /// `ignored`: the keys of a `.strings` body that Bouncer does not use (nil for JSON).
+    private static func effective(_ localization: Localization, _ tag: String, ignored: [String]? = nil) throws -> Response {
         guard let effective = localization.catalog.effectiveStrings(for: tag) else {
             throw HTTPError(.notFound, code: "locale_not_found", detail: "There are no texts for the locale \(tag).",
                             detailArguments: [tag])
         }
         var response = try Response.encoded(LocaleStrings(locale: effective.tag, strings: effective.strings,
-                                                          overridden: effective.overridden))
+                                                          overridden: effective.overridden, ignored: ignored))
         response.headers.set("Content-Language", effective.tag)
         return response
     }
@@ -102,16 +105,24 @@ struct LocalizationRoutes: Sendable {
     }
 
     /// The texts of a PUT, from JSON `{"strings":{...}}` or a `Localizable.strings` body, checked
-    /// whole before anything is stored.
-    private static func readStrings(_ request: Request) throws -> [String: String] {
+    /// whole before anything is stored. A `.strings` body may be an app's whole file: the keys
+    /// Bouncer does not use are left out and returned (sorted); in JSON they are an error.
+    private static func readStrings(_ request: Request) throws -> (strings: [String: String], ignored: [String]?) {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        let strings: [String: String]
+        var strings: [String: String]
+        var ignored: [String]?
         if contentType.hasPrefix("text/plain") || contentType.hasPrefix("application/x-strings") {
             do {
                 strings = try StringsFile.parseDictionary(request.body)
             } catch {
                 throw HTTPError(.badRequest, code: "invalid_strings", detail: "The .strings body is malformed at \(error).",
                                 extensions: [("line", String(error.line)), ("column", String(error.column))])
+            }
+            let unused = strings.keys.filter { OverrideRules.check(key: $0, value: strings[$0]!) == .unknownKey($0) }.sorted()
+            for key in unused { strings[key] = nil }
+            ignored = unused
+            guard !strings.isEmpty else {
+                throw HTTPError.badRequest("invalid_field", "The file has no key Bouncer uses (\(unused.count) others were ignored).")
             }
         } else {
             strings = try request.decodeJSON(Update.self).strings
@@ -127,6 +138,6 @@ struct LocalizationRoutes: Sendable {
                             detail: violations.map(\.description).joined(separator: "; ") + ".",
                             extensions: [("keys", "[" + keys.map(JSONText.quoted).joined(separator: ",") + "]")])
         }
-        return strings
+        return (strings, ignored)
     }
 }

@@ -2234,6 +2234,13 @@ enum OpenAPIDocument {
               "items": {
                "type": "string"
               }
+             },
+             "ignored": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              },
+              "description": "After a text/plain PUT only: the file's keys Bouncer does not use, left out (an app's whole Localizable.strings can be sent as it is)."
              }
             }
            },

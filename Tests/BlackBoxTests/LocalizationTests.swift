@@ -149,4 +149,65 @@ import TestSupport
             #expect(refused.output.contains("fr.lproj/Localizable.strings: line 2, column 1"))
         }
     }
+
+    /// An app's own `Localizable.strings`, as translators hand it over: Bouncer's keys among a few
+    /// hundred of the app's, with Xcode's comments. Bouncer takes its keys and says which it left.
+    static func appStringsFile(bouncerStrings: [String: String], appKeys: Int) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        }
+        var file = "/* \n  Localizable.strings\n  ChatApp\n*/\n\n"
+        for (index, key) in bouncerStrings.keys.sorted().enumerated() {
+            file += "/* Bouncer text \(index) */\n\(quoted(key)) = \(quoted("« " + bouncerStrings[key]! + " »"));\n\n"
+        }
+        for index in 0..<appKeys {
+            file += "// The app's own text\n\(quoted("chat.screen\(index / 20).label\(index)")) = \(quoted("App text \(index) with %@"));\n"
+        }
+        return file
+    }
+
+    @Test func anAppsWholeStringsFileIsTakenForTheKeysBouncerUses() async throws {
+        try await blocking {
+            let directory = try TemporaryDirectory()
+            let data = directory.path("data")
+            let admin = try Self.token(data, role: "admin")
+            let service = try ServiceProcess(arguments: ["--data-dir", data])
+            let client = try service.client()
+            let auth = ["Authorization": "Bearer \(admin)"]
+            let english = try #require(try client.request("GET", "/v1/localization/en", headers: auth).json?["strings"] as? [String: String])
+            let file = Self.appStringsFile(bouncerStrings: english, appKeys: 260)
+
+            let put = try client.request("PUT", "/v1/localization/fr", headers: auth.merging(["Content-Type": "text/plain; charset=utf-8"]) { $1 },
+                                         body: file)
+            #expect(put.status == 200)
+            let ignored = try #require(put.json?["ignored"] as? [String])
+            #expect(ignored.count == 260 && ignored.allSatisfy { $0.hasPrefix("chat.screen") })
+            let applied = try #require(put.json?["strings"] as? [String: String])
+            #expect(applied["message.moderation.alert.title"] == "« Are you sure? »")
+            #expect((put.json?["overridden"] as? [String])?.count == english.count)
+            // In JSON an unknown key is still an error, and nothing of the body is applied.
+            let json = try client.request("PUT", "/v1/localization/de", headers: auth.merging(["Content-Type": "application/json"]) { $1 },
+                                          body: #"{"strings":{"chat.screen0.label0":"x","message.bounce.title":"y"}}"#)
+            #expect(json.status == 400)
+            let onlyApp = try client.request("PUT", "/v1/localization/de", headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
+                                             body: #""chat.only" = "x";"#)
+            #expect(onlyApp.status == 400)
+
+            // The same file in --localization-dir: one line a file, not one a key.
+            for locale in ["fr", "de"] {
+                try FileManager.default.createDirectory(atPath: directory.path("l10n/\(locale).lproj"), withIntermediateDirectories: true)
+                try directory.write("l10n/\(locale).lproj/Localizable.strings", file)
+            }
+            let withFiles = try ServiceProcess(arguments: ["--data-dir", directory.path("other"), "--localization-dir", directory.path("l10n")])
+            let lines = withFiles.lines
+            #expect(lines.filter { $0.contains("keys Bouncer does not use") }.count == 2)
+            #expect(lines.filter { $0.contains("\"skipped\":260") }.count == 2)
+            #expect(!lines.contains { $0.contains("localization override skipped") })
+            let reader = try Self.token(directory.path("other"), role: "user")
+            let german = try withFiles.client().request("GET", "/v1/localization?locale=de&keys=message.bounce.title",
+                                                        headers: ["Authorization": "Bearer \(reader)"])
+            #expect((german.json?["strings"] as? [String: String])?["message.bounce.title"] == "« Message was bounced »")
+        }
+    }
 }
