@@ -54,6 +54,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     // loop next calls `deadlineReached`; it moves only earlier, so a deadline pushed out (every
     // request does) costs nothing until the old one is reached.
     private var deadline: UInt64 = 0
+    /// When the current request's body began (its head was read; 0: no body being read), and the
+    /// body bytes since, for the minimum body rate.
+    private var bodyStarted: UInt64 = 0
+    private var bodyReceived = 0
     private(set) var deadlineDue: UInt64 = .max
     private var headStarted: UInt64 = 0
 
@@ -164,7 +168,9 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                     }
                     // The body clock starts with the head, so a client that sends a head and
                     // then stalls is closed after the body idle timeout, not a longer one.
-                    setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
+                    bodyStarted = Self.now()
+                    bodyReceived = 0
+                    setDeadline(bodyStarted + context.limits.bodyIdleTimeout.nanoseconds)
                 }
                 if head.expectsContinue {
                     queueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
@@ -182,7 +188,14 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                     failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
                     return
                 }
+                bodyReceived += bytes.count
+                if isBodyTooSlow() {
+                    failRequest(HTTPError(.requestTimeout, code: "body_too_slow",
+                                          detail: "The request body arrived slower than the server accepts."))
+                    return
+                }
             case .end:
+                bodyStarted = 0
                 if let request = current.take() {
                     busy = true
                     handle(request)
@@ -468,6 +481,15 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Whether the body being read has fallen below the minimum average rate, after the grace.
+    private func isBodyTooSlow() -> Bool {
+        guard bodyStarted != 0 else { return false }
+        let elapsed = Self.now() &- bodyStarted
+        let grace = context.limits.bodyRateGrace.nanoseconds
+        guard elapsed > grace else { return false }
+        return Double(bodyReceived) < Double(context.limits.bodyMinimumRate) * Double(elapsed) / 1e9
+    }
 
     // MARK: - Closing
 

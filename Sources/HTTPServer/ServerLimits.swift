@@ -16,6 +16,11 @@ public struct ServerLimits: Sendable, Equatable {
     public var headerTimeout: Duration = .seconds(10)
     /// Time allowed between two reads of a request body.
     public var bodyIdleTimeout: Duration = .seconds(10)
+    /// Bytes a second a request body must average once `bodyRateGrace` has passed since its head
+    /// (408 and a close below it, like Apache's `mod_reqtimeout` `MinRate`): a body trickled a byte
+    /// at a time would otherwise hold its connection for as long as each byte beats the idle timeout.
+    public var bodyMinimumRate = 1024
+    public var bodyRateGrace: Duration = .seconds(10)
     /// Time an idle keep-alive connection is kept open between requests.
     public var keepAliveIdleTimeout: Duration = .seconds(60)
     /// Time allowed to write one response to a peer that reads slowly.

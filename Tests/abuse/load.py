@@ -88,6 +88,72 @@ def slow_clients(binary, connections, header_timeout):
                 f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {p99:.1f} ms")
 
 
+def trickled_bodies(binary, connections, interval=2.0):
+    """`connections` clients send a complete head, then their 1,000-byte body one byte every
+    `interval` seconds: each byte beats the body idle timeout, so only the minimum body rate (1 KiB/s
+    after 10 s) ends them. A normal client beside them keeps its p99 under 50 ms, and every
+    trickler gets 408 and a close well within 60 s."""
+    with temporary_directory() as work:
+        service = Service(binary, work, "--send-rate-per-user", "0").start()
+        token = service.token("normal-user")
+        head = (b"POST /v1/channels/messaging:slow/messages HTTP/1.1\r\nHost: bouncer\r\nContent-Type: application/json\r\n"
+                b"Authorization: Bearer " + service.token("trickler").encode() + b"\r\nContent-Length: 1000\r\n\r\n")
+        sockets = []
+        for _ in range(connections):
+            client = socket.create_connection(("127.0.0.1", service.port))
+            client.sendall(head)
+            client.setblocking(False)
+            sockets.append(client)
+        opened = time.monotonic()
+        closed_at, answers = {}, {}
+        stop = threading.Event()
+        latencies, errors = [], []
+        normal = threading.Thread(target=_latencies_of_a_normal_client, args=(service, token, stop, latencies, errors))
+        normal.start()
+        deadline = opened + 60
+        next_byte = opened
+        while len(closed_at) < connections and time.monotonic() < deadline:
+            if time.monotonic() >= next_byte:
+                for client in sockets:
+                    if client.fileno() not in closed_at:
+                        try:
+                            client.send(b"x")
+                        except OSError:
+                            pass
+                next_byte += interval
+            for client in sockets:
+                if client.fileno() in closed_at:
+                    continue
+                try:
+                    data = client.recv(4096)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                answers[client.fileno()] = answers.get(client.fileno(), b"") + data
+                if not data:
+                    closed_at[client.fileno()] = time.monotonic() - opened
+            time.sleep(0.05)
+        stop.set()
+        normal.join()
+        for client in sockets:
+            client.close()
+        check(not errors, f"the normal client failed: {errors[:5]}")
+        check(len(latencies) >= 20, f"the normal client got only {len(latencies)} answers")
+        p99 = percentile(latencies, 0.99) * 1000
+        check(p99 < 50, f"the normal client's p99 was {p99:.1f} ms beside {connections} trickled bodies")
+        check(len(closed_at) == connections, f"{connections - len(closed_at)} tricklers were still open after 60 s")
+        timed_out = sum(1 for answer in answers.values() if answer.startswith(b"HTTP/1.1 408") and b"body_too_slow" in answer)
+        check(timed_out == connections, f"only {timed_out} of {connections} tricklers were answered 408 body_too_slow")
+        latest = max(closed_at.values())
+        check(latest < 30, f"a trickler was closed only after {latest:.1f}s")
+        check(service.alive(), "the service does not answer after the tricklers")
+        service.stop()
+        return (f"{connections} trickled bodies all answered 408 and closed after {min(closed_at.values()):.1f}-{latest:.1f}s; "
+                f"a normal client beside them: {len(latencies)} sends, p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+                f"p99 {p99:.1f} ms")
+
+
 def idle_connections(binary, connections, hold_seconds=3):
     """`connections` keep-alive connections, each after one request, held idle: none fails, and
     memory stays bounded."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Bouncer under abuse: crash, shutdown, slow and idle clients, overload, hostile input.
+"""Bouncer under abuse: crash, shutdown, slow clients and trickled bodies, idle clients, overload,
+hostile input.
 
     python3 Tests/abuse/run.py [--profile short|soak] [--binary PATH] [--only NAME[,NAME]]
 
@@ -23,6 +24,7 @@ PROFILES = {
         "crash": lambda binary: durability.crash_durability(binary, rounds=10),
         "shutdown": lambda binary: durability.graceful_shutdown(binary),
         "slow-clients": lambda binary: load.slow_clients(binary, connections=500, header_timeout=2),
+        "trickled-bodies": lambda binary: load.trickled_bodies(binary, connections=50),
         "idle-connections": lambda binary: load.idle_connections(binary, connections=2000),
         "connection-cap": lambda binary: load.connection_cap(binary),
         "send-flood": lambda binary: load.send_flood(binary),
@@ -32,6 +34,7 @@ PROFILES = {
         "crash": lambda binary: durability.crash_durability(binary, rounds=50),
         "shutdown": lambda binary: durability.graceful_shutdown(binary, load_seconds=10),
         "slow-clients": lambda binary: load.slow_clients(binary, connections=500, header_timeout=10),
+        "trickled-bodies": lambda binary: load.trickled_bodies(binary, connections=500),
         "idle-connections": lambda binary: load.idle_connections(binary, connections=10000, hold_seconds=30),
         "connection-cap": lambda binary: load.connection_cap(binary, rounds=5),
         "send-flood": lambda binary: load.send_flood(binary, seconds=10),
