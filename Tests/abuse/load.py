@@ -28,6 +28,20 @@ def _latencies_of_a_normal_client(service, token, stop, latencies, errors):
         time.sleep(0.01)
 
 
+def _finish_beside_a_normal_client(stop, normal, sockets, latencies, errors, beside):
+    """Stops the normal client, closes the abusive sockets, and checks that the normal client was
+    served throughout with a p99 under 50 ms; returns that p99 in milliseconds."""
+    stop.set()
+    normal.join()
+    for client in sockets:
+        client.close()
+    check(not errors, f"the normal client failed: {errors[:5]}")
+    check(len(latencies) >= 20, f"the normal client got only {len(latencies)} answers")
+    p99 = percentile(latencies, 0.99) * 1000
+    check(p99 < 50, f"the normal client's p99 was {p99:.1f} ms beside {beside}")
+    return p99
+
+
 def slow_clients(binary, connections, header_timeout):
     """`connections` clients trickle a request head a byte at a time. A normal client beside them
     keeps its p99 under 50 ms, and the header timeout closes every trickler."""
@@ -68,14 +82,7 @@ def slow_clients(binary, connections, header_timeout):
                 if not data or b"\r\n\r\n" in answers[client.fileno()]:
                     closed_at[client.fileno()] = time.monotonic() - opened
                     selector.unregister(client)
-        stop.set()
-        normal.join()
-        for client in sockets:
-            client.close()
-        check(not errors, f"the normal client failed: {errors[:5]}")
-        check(len(latencies) >= 20, f"the normal client got only {len(latencies)} answers")
-        p99 = percentile(latencies, 0.99) * 1000
-        check(p99 < 50, f"the normal client's p99 was {p99:.1f} ms beside {connections} slow clients")
+        p99 = _finish_beside_a_normal_client(stop, normal, sockets, latencies, errors, f"{connections} slow clients")
         check(len(closed_at) == connections, f"{connections - len(closed_at)} slow clients were still open after {deadline - opened:.0f}s")
         timed_out = sum(1 for answer in answers.values() if answer.startswith(b"HTTP/1.1 408"))
         check(timed_out == connections, f"only {timed_out} of {connections} slow clients were answered 408")
@@ -134,14 +141,7 @@ def trickled_bodies(binary, connections, interval=2.0):
                 if not data:
                     closed_at[client.fileno()] = time.monotonic() - opened
             time.sleep(0.05)
-        stop.set()
-        normal.join()
-        for client in sockets:
-            client.close()
-        check(not errors, f"the normal client failed: {errors[:5]}")
-        check(len(latencies) >= 20, f"the normal client got only {len(latencies)} answers")
-        p99 = percentile(latencies, 0.99) * 1000
-        check(p99 < 50, f"the normal client's p99 was {p99:.1f} ms beside {connections} trickled bodies")
+        p99 = _finish_beside_a_normal_client(stop, normal, sockets, latencies, errors, f"{connections} trickled bodies")
         check(len(closed_at) == connections, f"{connections - len(closed_at)} tricklers were still open after 60 s")
         timed_out = sum(1 for answer in answers.values() if answer.startswith(b"HTTP/1.1 408") and b"body_too_slow" in answer)
         check(timed_out == connections, f"only {timed_out} of {connections} tricklers were answered 408 body_too_slow")
