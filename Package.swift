@@ -32,26 +32,30 @@ let package = Package(
         // A value behind a pthread mutex, which ThreadSanitizer can follow.
         .target(name: "Locking"),
         .target(name: "HTTPServer", dependencies: ["CEpoll", "Locking"]),
-        .target(name: "BouncerStore", dependencies: ["CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
-        .target(name: "BouncerIdentity", dependencies: ["COpenSSL"]),
+        // The domain's values and rules (message states, visibility, roles, rule kinds and
+        // actions, flags): no I/O, used by the store, the engine and the service alike.
+        .target(name: "BouncerDomain"),
+        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
+        .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL"]),
         .target(name: "BouncerLocalization", dependencies: ["Locking"]),
-        .target(name: "BouncerModeration", dependencies: ["CVectorscan", "Locking"]),
-        .target(name: "BouncerService", dependencies: ["HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization", "BouncerModeration", "COpenSSL", "Locking"]),
-        .executableTarget(name: "bouncer", dependencies: ["BouncerService"]),
+        .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
+        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
+                                                       "BouncerModeration", "COpenSSL", "Locking"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
-        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerModeration"]),
+        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
-        .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerStore"]),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.
-        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerService", "BouncerStore"]),
+        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
-        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
         // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
-        .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerIdentity", "TestSupport"]),
-        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerModeration", "TestSupport"]),
+        .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerDomain", "BouncerIdentity", "TestSupport"]),
+        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
-        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
+        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "Locking"]),

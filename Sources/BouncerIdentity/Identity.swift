@@ -1,3 +1,5 @@
+import BouncerDomain
+
 /// Who a request acts for, from a verified token.
 public struct Identity: Sendable, Equatable {
     public var userID: String
@@ -9,39 +11,7 @@ public struct Identity: Sendable, Equatable {
     }
 }
 
-/// Roles, each allowed everything the ones below it are.
-public enum Role: String, Sendable, Comparable, CaseIterable, Codable {
-    case user
-    case moderator
-    case admin
-
-    private var rank: Int {
-        switch self {
-        case .user: 0
-        case .moderator: 1
-        case .admin: 2
-        }
-    }
-
-    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
-}
-
-/// User ids: 1-128 characters of `[A-Za-z0-9_.@:|-]`, the characters chat backends use in ids.
-/// Anything else in a signed token is refused rather than carried into logs and storage.
-public enum UserID {
-    public static let maxLength = 128
-
-    public static func isValid(_ id: String) -> Bool {
-        let bytes = id.utf8
-        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
-    }
+extension Identity {
+    /// The caller as a reader of messages.
+    public var viewer: Viewer { Viewer(userID: userID, role: role) }
 }

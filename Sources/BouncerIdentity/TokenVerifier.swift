@@ -1,3 +1,4 @@
+import BouncerDomain
 import Foundation
 
 /// Why a token was refused. Only the logs see this; every refusal gets the same response, so a

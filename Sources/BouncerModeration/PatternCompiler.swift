@@ -1,3 +1,4 @@
+import BouncerDomain
 import CVectorscan
 
 /// Why a rule's pattern cannot be used.

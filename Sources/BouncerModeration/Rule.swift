@@ -1,38 +1,4 @@
-/// What a rule looks for.
-public enum RuleKind: String, Sendable, Codable, CaseIterable {
-    /// A whole word; `*` at either end makes it a prefix, suffix or infix (`cat*`, `*cat*`).
-    case word
-    /// Words in sequence.
-    case phrase
-    /// A regular expression that can be matched in linear time.
-    case regex
-    /// Links to a domain or any of its subdomains.
-    case domain
-    /// An address (`a@b.example`) or every address of a domain (`*@b.example`).
-    case email
-    /// Text exempt from the other text rules (the Scunthorpe list).
-    case allow
-}
-
-/// What happens to a message a rule matches, strongest first.
-public enum RuleAction: String, Sendable, Codable, CaseIterable, Comparable {
-    case remove
-    case shadow
-    case bounceRemove = "bounce_remove"
-    case bounceFlag = "bounce_flag"
-    case bounce
-    /// Deliver with the match masked, and file a system flag.
-    case maskFlag = "mask_flag"
-    /// Deliver, and file a system flag.
-    case flag
-
-    /// Lower is stronger.
-    var strength: Int { Self.allCases.firstIndex(of: self)! }
-
-    public static func < (lhs: RuleAction, rhs: RuleAction) -> Bool { lhs.strength > rhs.strength }
-
-    public var isBounce: Bool { self == .bounce || self == .bounceFlag || self == .bounceRemove }
-}
+import BouncerDomain
 
 /// A rule as the engine needs it (the store keeps the rest: who made it, and when).
 public struct RuleDefinition: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import BouncerDomain
 /// What the rules say about a text.
 public struct Verdict: Sendable, Equatable {
     public struct RuleMatch: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerLocalization
 import BouncerStore
@@ -44,7 +45,7 @@ struct FlagRoutes: Sendable {
         member("reason", flag.reason)
         member("details", flag.details)
         member("rule_id", flag.ruleID)
-        member("state", flag.state)
+        member("state", flag.state.rawValue)
         member("resolution", flag.resolution)
         member("resolved_by", flag.resolvedBy)
         member("resolved_at", flag.resolvedAt)
@@ -122,8 +123,8 @@ struct FlagRoutes: Sendable {
     private func list(_ request: Request) async throws -> Response {
         let limit = try Pagination.limit(request)
         var query = FlagQuery(after: try Pagination.after(request), limit: limit + 1)
-        if let state = request.query("state") {
-            guard ["open", "resolved", "withdrawn"].contains(state) else {
+        if let text = request.query("state") {
+            guard let state = FlagState(rawValue: text) else {
                 throw HTTPError.badRequest("invalid_field", "`state` must be open, resolved or withdrawn.")
             }
             query.state = state
@@ -144,7 +145,7 @@ struct FlagRoutes: Sendable {
     }
 
     private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
-        if let state = request.query("state"), state != "open" {
+        if let state = request.query("state"), state != FlagState.open.rawValue {
             throw HTTPError.badRequest("invalid_field", "The review queue holds open flags: `state` may only be open.")
         }
         let order: ReviewOrder

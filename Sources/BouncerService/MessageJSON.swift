@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerLocalization
 import BouncerModeration
@@ -65,11 +66,11 @@ struct Alert: Encodable, Sendable {
     var actions: [Action]
 
     /// `resend` only when sending anyway does something (`bounce_flag`, `bounce_remove`).
-    init(bounceAction: String?, choice: Catalog.Choice) {
+    init(bounceAction: RuleAction?, choice: Catalog.Choice) {
         title = choice.text("message.moderation.alert.title")
         message = choice.text("message.moderation.alert.message")
         var actions: [Action] = []
-        if bounceAction == "bounce_flag" || bounceAction == "bounce_remove" {
+        if SendAnyway(bounceAction: bounceAction) != .unavailable {
             actions.append(Action(id: "resend", title: choice.text("message.moderation.alert.resend")))
         }
         actions.append(Action(id: "edit", title: choice.text("message.moderation.alert.edit")))
@@ -99,26 +100,21 @@ struct MessageJSON: Sendable {
     /// `alertActionsEnabled`: `bounced_messages_alert_actions_enabled`; off, a bounced message
     /// carries its notice but no alert.
     init(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice, alertActionsEnabled: Bool) {
-        let moderator = identity.role >= .moderator
+        let viewer = identity.viewer
         let author = message.userID == identity.userID
-        // A shadowed message looks delivered to its author, and only moderators know otherwise.
-        let state = message.state == "shadowed" && !moderator ? "delivered" : message.state
+        let state = message.state.shown(to: viewer)
         id = message.id
         channel_id = message.channelID
         user_id = message.userID
-        text = message.state == "deleted" && !moderator ? "" : message.text
-        type = switch state {
-        case "bounced", "removed": "error"
-        case "deleted": "deleted"
-        default: "regular"
-        }
-        self.state = state
+        text = message.state == .deleted && !viewer.seesEverything ? "" : message.text
+        type = state.isRefused ? "error" : state == .deleted ? "deleted" : "regular"
+        self.state = state.rawValue
         created_at = message.createdAt
         updated_at = message.updatedAt
         edited = message.edited
         parent_id = message.parentID
-        showsModeration = moderator || (author && (message.state == "bounced" || message.state == "removed"))
-        if author && message.state == "bounced" {
+        showsModeration = viewer.seesEverything || (author && message.state.isRefused)
+        if author && message.state == .bounced {
             notice = choice.text("message.bounce.title")
             if alertActionsEnabled { alert = Alert(bounceAction: message.bounceAction, choice: choice) }
         }
@@ -176,7 +172,6 @@ struct MessageJSON: Sendable {
 
     /// Whether `identity` may see `message` at all (hidden messages are 404, never 403).
     static func isVisible(_ message: StoredMessage, to identity: Identity) -> Bool {
-        if identity.role >= .moderator || message.userID == identity.userID { return true }
-        return (message.state == "delivered" || message.state == "deleted") && !message.hidden
+        MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: identity.viewer)
     }
 }

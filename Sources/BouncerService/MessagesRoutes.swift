@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerLocalization
 import BouncerModeration
@@ -65,41 +66,30 @@ struct MessagesRoutes: Sendable {
 
     /// What a verdict does to a message: its state, its text, and the system flag it files.
     struct Outcome {
-        var state: String
+        var state: MessageState
         var text: String
         var originalText: String?
-        var bounceAction: String?
+        var bounceAction: RuleAction?
         var flagRule: String?
         var moderation: String?
 
         init(_ verdict: Verdict, text: String) {
             self.text = text
-            let deciding = verdict.decidingRule
-            switch verdict.action {
-            case nil: state = "delivered"
-            case .flag?:
-                state = "delivered"
-                flagRule = deciding?.ruleID
-            case .maskFlag?:
-                state = "delivered"
+            state = MessageState(after: verdict.action)
+            guard let action = verdict.action else { return }
+            if action.filesSystemFlag { flagRule = verdict.decidingRule?.ruleID }
+            if action == .maskFlag {
                 self.text = verdict.maskedText ?? text
                 originalText = text
-                flagRule = deciding?.ruleID
-            case .shadow?: state = "shadowed"
-            case .remove?: state = "removed"
-            case .bounce?, .bounceFlag?, .bounceRemove?:
-                state = "bounced"
-                bounceAction = verdict.action?.rawValue
             }
-            if verdict.action != nil {
-                moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: flagRule != nil).json
-            }
+            if action.isBounce { bounceAction = action }
+            moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: flagRule != nil).json
         }
 
         func systemFlags(messageID: String, channelID: String, now: String) -> [NewFlag] {
             guard let flagRule else { return [] }
-            return [NewFlag(id: TimeOrderedID.make(), messageID: messageID, channelID: channelID, reporterID: "system",
-                            reason: "rule_match", ruleID: flagRule, createdAt: now)]
+            return [NewFlag(id: TimeOrderedID.make(), messageID: messageID, channelID: channelID, reporterID: SystemFlag.reporterID,
+                            reason: SystemFlag.ruleMatch, ruleID: flagRule, createdAt: now)]
         }
     }
 
@@ -134,7 +124,7 @@ struct MessagesRoutes: Sendable {
             struct Revision: Encodable {
                 var revision: Int
                 var text: String
-                var state: String
+                var state: MessageState
                 var created_at: String
             }
             let limit = try Pagination.limit(request)
@@ -179,7 +169,7 @@ struct MessagesRoutes: Sendable {
         var outcome = Outcome(verdict, text: input.text)
         if ban != nil {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
-            outcome.state = "shadowed"
+            outcome.state = .shadowed
             outcome.bounceAction = nil
         }
         let now = Timestamp.now()
@@ -188,7 +178,7 @@ struct MessagesRoutes: Sendable {
                                     originalText: outcome.originalText, state: outcome.state, parentID: input.parentID,
                                     custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
                                     flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
-        let sender = Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator)
+        let sender = identity.viewer
         // Made here, so that the store's writer, which calls back once the write is committed,
         // only hands the outcome over instead of copying the request and routes again.
         let answer: @Sendable (SendOutcome) throws -> Response = { outcome in
@@ -221,7 +211,7 @@ struct MessagesRoutes: Sendable {
             before = sequence
         }
         var found = try await store.channelMessages(channelID, before: before, limit: limit + 1,
-                                                    viewer: Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator))
+                                                    viewer: identity.viewer)
         var next: String?
         if found.count > limit {
             found.removeLast()
@@ -279,14 +269,13 @@ struct MessagesRoutes: Sendable {
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
-            guard current.state != "deleted" else {
+            guard current.state != .deleted else {
                 throw HTTPError(.conflict, code: "message_deleted", detail: "A deleted message cannot be edited.")
             }
-            let delivered = current.state == "delivered" || current.state == "shadowed"
-            if delivered, let action = verdict.action, action.isBounce || action == .remove {
+            if current.state.isDelivered, let action = verdict.action, action.refusesDelivery {
                 var extensions: [(name: String, json: String)] = [("moderation", ModerationRecord(verdict: verdict, originalText: input.text, flagged: false).json)]
                 if action.isBounce, settings.value.bounced_messages_alert_actions_enabled,
-                   let alert = try? JSONEncoder().encode(Alert(bounceAction: action.rawValue, choice: choice)) {
+                   let alert = try? JSONEncoder().encode(Alert(bounceAction: action, choice: choice)) {
                     extensions.append(("alert", String(decoding: alert, as: UTF8.self)))
                 }
                 throw HTTPError(.unprocessableContent, code: "edit_refused",
@@ -312,25 +301,24 @@ struct MessagesRoutes: Sendable {
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
-            guard current.state == "bounced" else {
+            guard current.state == .bounced else {
                 throw HTTPError(.conflict, code: "not_bounced", detail: "Only a bounced message can be sent anyway.")
             }
             var updated = current
             updated.updatedAt = now
-            switch current.bounceAction {
-            case "bounce_flag":
-                // Delivered, with a flag so a moderator looks at what the author insisted on.
-                updated.state = "delivered"
+            switch SendAnyway(bounceAction: current.bounceAction) {
+            case .deliverAndFlag:
+                updated.state = .delivered
                 updated.flagged = true
                 let ruleID = ModerationRecord.decode(current.moderation)?.rules.first?.id
-                let flag = NewFlag(id: TimeOrderedID.make(), messageID: id, channelID: current.channelID, reporterID: "system",
-                                   reason: "bounce_override", ruleID: ruleID, createdAt: now)
+                let flag = NewFlag(id: TimeOrderedID.make(), messageID: id, channelID: current.channelID, reporterID: SystemFlag.reporterID,
+                                   reason: SystemFlag.bounceOverride, ruleID: ruleID, createdAt: now)
                 return .update(updated, keepRevision: false, flags: [flag])
-            case "bounce_remove":
-                updated.state = "removed"
+            case .remove:
+                updated.state = .removed
                 return .update(updated, keepRevision: false, flags: [])
-            default:
-                return .unchanged  // A plain bounce stays bounced.
+            case .unavailable:
+                return .unchanged
             }
         }
         guard result.found, let message = result.message else { throw Self.notFound }
@@ -346,10 +334,10 @@ struct MessagesRoutes: Sendable {
         let author = identity.role >= .moderator ? try await store.message(id: request.parameters["id"] ?? "")?.userID : nil
         let result = try await store.change(request.parameters["id"] ?? "") { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
-            if hard || current.state == "bounced" || current.state == "removed" { return .erase }
-            if current.state == "deleted" { return .unchanged }
+            if hard || current.state.isRefused { return .erase }
+            if current.state == .deleted { return .unchanged }
             var updated = current
-            updated.state = "deleted"
+            updated.state = .deleted
             updated.updatedAt = now
             return .update(updated, keepRevision: false, flags: [])
         }
@@ -382,7 +370,7 @@ struct MessagesRoutes: Sendable {
         let choice = localization.choice(for: request.head)
         let own = message.userID == identity.userID
         var actions: [ActionJSON] = []
-        if own && message.state == "bounced" && settings.bounced_messages_alert_actions_enabled {
+        if own && message.state == .bounced && settings.bounced_messages_alert_actions_enabled {
             actions = Alert(bounceAction: message.bounceAction, choice: choice).actions.map {
                 ActionJSON(id: $0.id, title: $0.title, destructive: $0.id == "delete", confirmation: nil)
             }
@@ -391,18 +379,18 @@ struct MessagesRoutes: Sendable {
                                           confirmation: .init(title: choice.text("message.actions.delete.confirmation-title"),
                                                               message: choice.text("message.actions.delete.confirmation-message"),
                                                               button: choice.text("message.actions.delete.confirmation-button")))
-            if own && message.state != "deleted" {
+            if own && message.state != .deleted {
                 actions.append(ActionJSON(id: "edit", title: choice.text("message.actions.edit"), destructive: false, confirmation: nil))
                 actions.append(deleteAction)
             } else if !own {
-                if settings.flag_action_enabled, message.state != "deleted",
+                if settings.flag_action_enabled, message.state != .deleted,
                    try await !store.hasOpenFlag(messageID: message.id, reporterID: identity.userID) {
                     actions.append(ActionJSON(id: "flag", title: choice.text("message.actions.flag"), destructive: true,
                                               confirmation: .init(title: choice.text("message.actions.flag.confirmation-title"),
                                                                   message: choice.text("message.actions.flag.confirmation-message"),
                                                                   button: choice.text("message.actions.flag.confirmation-button"))))
                 }
-                if identity.role >= .moderator && message.state != "deleted" { actions.append(deleteAction) }
+                if identity.role >= .moderator && message.state != .deleted { actions.append(deleteAction) }
             }
         }
         var response = try Response.encoded(ListResponse(name: "actions", items: actions))

@@ -76,20 +76,11 @@ final class Rules: Sendable {
 
     static func compile(_ stored: [StoredRule], inflections: Bool, store: (any CompiledDatabaseStore)?,
                         logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
-        try CompiledRuleSet.compile(stored.compactMap { rule in
-            guard let definition = definition(rule) else {
-                logger.warn("stored rule skipped", ["rule_id": .string(rule.id), "reason": .string("unknown kind or action")])
-                return nil
-            }
-            return definition
-        }, inflections: inflections, store: store)
+        try CompiledRuleSet.compile(stored.map(definition), inflections: inflections, store: store)
     }
 
-    static func definition(_ rule: StoredRule) -> RuleDefinition? {
-        guard let kind = RuleKind(rawValue: rule.kind) else { return nil }
-        let action = rule.action.flatMap(RuleAction.init(rawValue:))
-        guard (kind == .allow) == (action == nil) else { return nil }
-        return RuleDefinition(id: rule.id, name: rule.name, kind: kind, pattern: rule.pattern, action: action,
+    static func definition(_ rule: StoredRule) -> RuleDefinition {
+        RuleDefinition(id: rule.id, name: rule.name, kind: rule.kind, pattern: rule.pattern, action: rule.action,
                               channels: rule.channels, enabled: rule.enabled, priority: rule.priority, inflections: rule.inflections)
     }
 }

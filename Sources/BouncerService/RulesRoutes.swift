@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerModeration
 import BouncerStore
@@ -17,8 +18,10 @@ struct RulesRoutes: Sendable {
     static let maxChannels = 100
 
     struct RuleJSON: Encodable {
-        var id, name, kind, pattern: String
-        @Nullable var action: String?
+        var id, name: String
+        var kind: RuleKind
+        var pattern: String
+        @Nullable var action: RuleAction?
         var channels: [String]
         var enabled: Bool
         var priority: Int
@@ -82,8 +85,8 @@ struct RulesRoutes: Sendable {
         routes.add("GET", "/v1/rules", .moderator) { request, _ in
             var query = RuleQuery(limit: try Pagination.limit(request) + 1)
             query.after = try Pagination.after(request)
-            if let kind = request.query("kind") { query.kind = try Self.kind(kind).rawValue }
-            if let action = request.query("action") { query.action = try Self.action(action).rawValue }
+            if let kind = request.query("kind") { query.kind = try Self.kind(kind) }
+            if let action = request.query("action") { query.action = try Self.action(action) }
             query.enabled = try QueryValues.bool(request, "enabled")
             query.text = try QueryValues.shortText(request, "q", maxLength: 200)
             var found = try await rules.repository.rules(query)
@@ -100,7 +103,7 @@ struct RulesRoutes: Sendable {
             let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
             let snapshot = try await rules.repository.insertRules([rule])
             try await Self.apply(snapshot, rules)
-            try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind, "pattern": rule.pattern])
+            try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind.rawValue, "pattern": rule.pattern])
             return try Response.encoded(RuleJSON(rule), status: .created)
         }
         routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
@@ -171,15 +174,14 @@ struct RulesRoutes: Sendable {
 
     /// A complete, checked rule from a client's fields over `base` (for an update).
     static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String) throws(HTTPError) -> StoredRule {
-        guard let kindText = input.kind ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.") }
-        let kind = try kind(kindText)
+        guard let kind = try input.kind.map(kind) ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.") }
         guard let pattern = input.pattern ?? base?.pattern else { throw HTTPError.badRequest("invalid_field", "`pattern` is required.") }
         var action: RuleAction?
-        if kind != .allow {
-            guard let actionText = input.action ?? base?.action else {
+        if kind.takesAction {
+            guard let chosen = try input.action.map(Self.action) ?? base?.action else {
                 throw HTTPError.badRequest("invalid_field", "`action` is required for \(kind.rawValue) rules.")
             }
-            action = try Self.action(actionText)
+            action = chosen
         } else if input.action != nil {
             throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.")
         }
@@ -199,7 +201,7 @@ struct RulesRoutes: Sendable {
             throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
                             extensions: [("reason", JSONText.quoted(error.reason))])
         }
-        return StoredRule(id: id, name: name, kind: kind.rawValue, pattern: pattern, action: action?.rawValue, channels: channels,
+        return StoredRule(id: id, name: name, kind: kind, pattern: pattern, action: action, channels: channels,
                           enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
                           inflections: input.inflections ?? base?.inflections,
                           createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)

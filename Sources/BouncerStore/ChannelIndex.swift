@@ -1,3 +1,4 @@
+import BouncerDomain
 /// `channel_messages`, each channel's message sequences in order, brought up to date with the
 /// messages table in batches (migrations/0008_channel_messages.sql says why).
 ///
@@ -68,8 +69,8 @@ public final class ChannelIndex {
     }
 
     /// A page of one channel, newest first: `?1` the channel, `?2` the sequence to start below,
-    /// `?3` the page size and, with `visibleToViewer`, `?4` the viewer, who sees the delivered
-    /// and deleted messages that are not hidden, and their own.
+    /// `?3` the page size and, with `visibleToViewer`, `?4` the viewer, who sees what
+    /// `MessageVisibility` lets them.
     ///
     /// Two parts merged by sequence: the messages not copied yet (a scan of the newest rows) and
     /// the copied ones. Each part comes out in order (the second part names `c.sequence` so that
@@ -82,7 +83,7 @@ public final class ChannelIndex {
     /// so that an entry a delete left behind could not show another channel's message.
     static func pageSQL(columns: [String], visibleToViewer: Bool) -> String {
         func visible(_ table: String) -> String {
-            visibleToViewer ? " AND ((\(table)state IN ('delivered', 'deleted') AND \(table)hidden = 0) OR \(table)user_id = ?4)" : ""
+            visibleToViewer ? " AND " + MessageVisibility.sqlCondition(prefix: table, viewer: "?4") : ""
         }
         let joinedColumns = columns.map { $0 == "sequence" ? "c.sequence AS sequence" : "m." + $0 }.joined(separator: ", ")
         return """

@@ -1,3 +1,4 @@
+import BouncerDomain
 import Foundation
 /// A flag as stored.
 public struct StoredFlag: Sendable, Equatable {
@@ -9,7 +10,7 @@ public struct StoredFlag: Sendable, Equatable {
     public var details: String?
     public var custom: String?
     public var ruleID: String?
-    public var state: String
+    public var state: FlagState
     public var resolution: String?
     public var resolvedBy: String?
     public var resolvedAt: String?
@@ -25,7 +26,7 @@ public enum FlagOutcome: Sendable, Equatable {
 }
 
 public struct FlagQuery: Sendable {
-    public var state: String?
+    public var state: FlagState?
     public var reason: String?
     public var channelID: String?
     public var reporterID: String?
@@ -35,7 +36,7 @@ public struct FlagQuery: Sendable {
     public var after: String?
     public var limit: Int
 
-    public init(state: String? = nil, reason: String? = nil, channelID: String? = nil, reporterID: String? = nil,
+    public init(state: FlagState? = nil, reason: String? = nil, channelID: String? = nil, reporterID: String? = nil,
                 authorID: String? = nil, since: String? = nil, until: String? = nil, after: String? = nil, limit: Int = 50) {
         self.state = state
         self.reason = reason
@@ -94,8 +95,8 @@ extension SQLiteStore: FlagRepository {
                          now: String, hideThreshold: Int) async throws -> FlagOutcome {
         try await writer.write { database in
             guard let message = try Self.readMessage(database, id: messageID),
-                  message.userID == reporter.userID || reporter.seesEverything
-                    || (["delivered", "deleted"].contains(message.state) && !message.hidden) else { return .messageNotFound }
+                  MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: reporter)
+            else { return .messageNotFound }
             guard message.userID != reporter.userID else { return .ownMessage }
             if let existing = try database.fetchOne(
                 "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
@@ -103,14 +104,14 @@ extension SQLiteStore: FlagRepository {
                 return .existing(Self.storedFlag(existing))
             }
             let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
-                                  details: details, custom: custom, ruleID: nil, state: "open", resolution: nil, resolvedBy: nil,
+                                  details: details, custom: custom, ruleID: nil, state: .open, resolution: nil, resolvedBy: nil,
                                   resolvedAt: nil, createdAt: now)
             try Self.insert([NewFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID,
                                      reason: reason, details: details, custom: custom, createdAt: now)], database)
             if hideThreshold > 0 {
                 let reporters = try database.fetchValue(
-                    "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != 'system'",
-                    [.text(messageID)], as: Int.self) ?? 0
+                    "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != ?",
+                    [.text(messageID), .text(SystemFlag.reporterID)], as: Int.self) ?? 0
                 if reporters >= hideThreshold {
                     try database.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text(messageID)])
                 }
@@ -143,7 +144,7 @@ extension SQLiteStore: FlagRepository {
     public func flags(_ query: FlagQuery) async throws -> [StoredFlag] {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
-        if let state = query.state { conditions.append("f.state = ?"); arguments.append(.text(state)) }
+        if let state = query.state { conditions.append("f.state = ?"); arguments.append(state.databaseValue) }
         if let reason = query.reason { conditions.append("f.reason = ?"); arguments.append(.text(reason)) }
         if let channel = query.channelID { conditions.append("f.channel_id = ?"); arguments.append(.text(channel)) }
         if let reporter = query.reporterID { conditions.append("f.reporter_id = ?"); arguments.append(.text(reporter)) }
@@ -207,7 +208,7 @@ extension SQLiteStore: FlagRepository {
     static func storedFlag(_ row: Row) -> StoredFlag {
         StoredFlag(id: row.get("id") ?? "", messageID: row.get("message_id") ?? "", channelID: row.get("channel_id") ?? "",
                    reporterID: row.get("reporter_id") ?? "", reason: row.get("reason") ?? "", details: row.get("details"),
-                   custom: row.get("custom"), ruleID: row.get("rule_id"), state: row.get("state") ?? "",
+                   custom: row.get("custom"), ruleID: row.get("rule_id"), state: row.get("state") ?? .open,
                    resolution: row.get("resolution"), resolvedBy: row.get("resolved_by"), resolvedAt: row.get("resolved_at"),
                    createdAt: row.get("created_at") ?? "")
     }

@@ -1,17 +1,19 @@
-/// A message as stored. States and actions are the API's strings; JSON columns stay text.
+import BouncerDomain
+/// A message as stored. JSON columns stay text.
 public struct StoredMessage: Sendable, Equatable {
     public var id: String
     public var channelID: String
     public var userID: String
     public var text: String
     public var originalText: String?
-    public var state: String
+    public var state: MessageState
     public var parentID: String?
     /// The client's `custom` object, as JSON text.
     public var custom: String?
     /// The verdict that decided the state, as JSON text.
     public var moderation: String?
-    public var bounceAction: String?
+    /// The action of the rule that bounced it, which decides what "Send Anyway" does.
+    public var bounceAction: RuleAction?
     public var flagged: Bool
     public var edited: Bool
     public var createdAt: String
@@ -21,8 +23,8 @@ public struct StoredMessage: Sendable, Equatable {
     /// Reported by enough users to be hidden from all but its author and moderators, until reviewed.
     public var hidden = false
 
-    public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: String,
-                parentID: String?, custom: String?, moderation: String?, bounceAction: String?, flagged: Bool, edited: Bool,
+    public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: MessageState,
+                parentID: String?, custom: String?, moderation: String?, bounceAction: RuleAction?, flagged: Bool, edited: Bool,
                 createdAt: String, updatedAt: String) {
         self.id = id
         self.channelID = channelID
@@ -69,7 +71,7 @@ public struct NewFlag: Sendable, Equatable {
 public struct MessageRevision: Sendable, Equatable {
     public var revision: Int
     public var text: String
-    public var state: String
+    public var state: MessageState
     public var moderation: String?
     public var createdAt: String
 }
@@ -89,17 +91,6 @@ public enum MessageChange: Sendable {
     case update(StoredMessage, keepRevision: Bool, flags: [NewFlag])
     case erase
     case unchanged
-}
-
-/// Who is looking: moderators see every message, others what the contract lets them.
-public struct Viewer: Sendable {
-    public var userID: String
-    public var seesEverything: Bool
-
-    public init(userID: String, seesEverything: Bool) {
-        self.userID = userID
-        self.seesEverything = seesEverything
-    }
 }
 
 public protocol MessageRepository: Sendable {

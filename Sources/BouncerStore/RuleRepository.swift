@@ -1,12 +1,14 @@
+import BouncerDomain
 import Foundation
 
-/// A rule as stored. Kinds and actions are the strings of the API; the store checks them.
+/// A rule as stored: what the engine matches, and who made it and when.
 public struct StoredRule: Sendable, Equatable {
     public var id: String
     public var name: String
-    public var kind: String
+    public var kind: RuleKind
     public var pattern: String
-    public var action: String?
+    /// Nil only for `allow` rules.
+    public var action: RuleAction?
     public var channels: [String]
     public var enabled: Bool
     public var priority: Int
@@ -16,7 +18,7 @@ public struct StoredRule: Sendable, Equatable {
     public var updatedAt: String
     public var createdBy: String
 
-    public init(id: String, name: String, kind: String, pattern: String, action: String?, channels: [String],
+    public init(id: String, name: String, kind: RuleKind, pattern: String, action: RuleAction?, channels: [String],
                 enabled: Bool, priority: Int, inflections: Bool? = nil, createdAt: String, updatedAt: String, createdBy: String) {
         self.id = id
         self.name = name
@@ -34,8 +36,8 @@ public struct StoredRule: Sendable, Equatable {
 }
 
 public struct RuleQuery: Sendable {
-    public var kind: String?
-    public var action: String?
+    public var kind: RuleKind?
+    public var action: RuleAction?
     public var enabled: Bool?
     /// Searched in names and patterns.
     public var text: String?
@@ -43,7 +45,7 @@ public struct RuleQuery: Sendable {
     public var after: String?
     public var limit: Int
 
-    public init(kind: String? = nil, action: String? = nil, enabled: Bool? = nil, text: String? = nil, after: String? = nil, limit: Int = 50) {
+    public init(kind: RuleKind? = nil, action: RuleAction? = nil, enabled: Bool? = nil, text: String? = nil, after: String? = nil, limit: Int = 50) {
         self.kind = kind
         self.action = action
         self.enabled = enabled
@@ -86,8 +88,8 @@ extension SQLiteStore: RuleRepository {
     public func rules(_ query: RuleQuery) async throws -> [StoredRule] {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
-        if let kind = query.kind { conditions.append("kind = ?"); arguments.append(.text(kind)) }
-        if let action = query.action { conditions.append("action = ?"); arguments.append(.text(action)) }
+        if let kind = query.kind { conditions.append("kind = ?"); arguments.append(kind.databaseValue) }
+        if let action = query.action { conditions.append("action = ?"); arguments.append(action.databaseValue) }
         if let enabled = query.enabled { conditions.append("enabled = ?"); arguments.append(.integer(enabled ? 1 : 0)) }
         if let text = query.text {
             let like = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -130,7 +132,7 @@ extension SQLiteStore: RuleRepository {
                 UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
                     inflections = ?, updated_at = ? WHERE id = ?
                 """,
-                [.text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
+                [.text(rule.name), rule.kind.databaseValue, .text(rule.pattern), rule.action.databaseValue,
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
                  Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
@@ -159,7 +161,7 @@ extension SQLiteStore: RuleRepository {
     }
 
     private static func values(_ rule: StoredRule) -> [DatabaseValue] {
-        [.text(rule.id), .text(rule.name), .text(rule.kind), .text(rule.pattern), rule.action.map(DatabaseValue.text) ?? .null,
+        [.text(rule.id), .text(rule.name), rule.kind.databaseValue, .text(rule.pattern), rule.action.databaseValue,
          .text(encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
          inflectionsValue(rule), .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
     }
@@ -174,7 +176,8 @@ extension SQLiteStore: RuleRepository {
 
     private static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
         func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
-        return StoredRule(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? "", pattern: get(3) ?? "",
+        // The columns' CHECK constraints admit only the known kinds and actions.
+        return StoredRule(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? .word, pattern: get(3) ?? "",
                           action: get(4), channels: decodeChannels(get(5) ?? "[]"), enabled: get(6) ?? true,
                           priority: get(7) ?? 0, inflections: get(8), createdAt: get(9) ?? "",
                           updatedAt: get(10) ?? "", createdBy: get(11) ?? "")

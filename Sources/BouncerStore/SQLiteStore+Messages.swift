@@ -1,3 +1,4 @@
+import BouncerDomain
 extension SQLiteStore: MessageRepository {
     static let messageColumnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
                                     "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden"]
@@ -18,8 +19,7 @@ extension SQLiteStore: MessageRepository {
             }
             if let parentID = message.parentID {
                 guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
-                      sender.seesEverything || (["delivered", "deleted"].contains(parent.state) && !parent.hidden)
-                        || parent.userID == sender.userID else {
+                      MessageVisibility.isVisible(state: parent.state, hidden: parent.hidden, authorID: parent.userID, to: sender) else {
                     return .parentNotFound
                 }
             }
@@ -61,16 +61,16 @@ extension SQLiteStore: MessageRepository {
                                                         [.text(id)], as: Int.self)) ?? 1
                     try database.execute(
                         "INSERT INTO message_revisions (message_id, revision, text, state, moderation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        [.text(id), .integer(Int64(next)), .text(current.originalText ?? current.text), .text(current.state),
-                         current.moderation.map(DatabaseValue.text) ?? .null, .text(updated.updatedAt)])
+                        [.text(id), .integer(Int64(next)), .text(current.originalText ?? current.text), current.state.databaseValue,
+                         current.moderation.databaseValue, .text(updated.updatedAt)])
                 }
                 try database.execute(
                     """
                     UPDATE messages SET text = ?, original_text = ?, state = ?, moderation = ?, bounce_action = ?, flagged = ?,
                         edited = ?, updated_at = ? WHERE id = ?
                     """,
-                    [.text(updated.text), updated.originalText.map(DatabaseValue.text) ?? .null, .text(updated.state),
-                     updated.moderation.map(DatabaseValue.text) ?? .null, updated.bounceAction.map(DatabaseValue.text) ?? .null,
+                    [.text(updated.text), updated.originalText.databaseValue, updated.state.databaseValue,
+                     updated.moderation.databaseValue, updated.bounceAction.databaseValue,
                      .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt), .text(id)])
                 try Self.insert(flags, database)
                 var result = updated
@@ -85,7 +85,7 @@ extension SQLiteStore: MessageRepository {
             try database.fetchAll(
                 "SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? AND revision > ? ORDER BY revision LIMIT ?",
                 [.text(id), .integer(Int64(after)), .integer(Int64(limit))]).map { row in
-                MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? "",
+                MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? .delivered,
                                 moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
             }
         }
@@ -99,8 +99,8 @@ extension SQLiteStore: MessageRepository {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT user_id FROM messages WHERE id = ?))
                 """,
                 [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
-                 flag.details.map(DatabaseValue.text) ?? .null, flag.custom.map(DatabaseValue.text) ?? .null,
-                 flag.ruleID.map(DatabaseValue.text) ?? .null, .text(flag.createdAt), .text(flag.messageID)])
+                 flag.details.databaseValue, flag.custom.databaseValue,
+                 flag.ruleID.databaseValue, .text(flag.createdAt), .text(flag.messageID)])
         }
     }
 
@@ -124,16 +124,15 @@ extension SQLiteStore: MessageRepository {
 
     private static func values(_ message: StoredMessage) -> [DatabaseValue] {
         [.text(message.id), .text(message.channelID), .text(message.userID), .text(message.text),
-         message.originalText.map(DatabaseValue.text) ?? .null, .text(message.state), message.parentID.map(DatabaseValue.text) ?? .null,
-         message.custom.map(DatabaseValue.text) ?? .null, message.moderation.map(DatabaseValue.text) ?? .null,
-         message.bounceAction.map(DatabaseValue.text) ?? .null, .integer(message.flagged ? 1 : 0), .integer(message.edited ? 1 : 0),
+         message.originalText.databaseValue, message.state.databaseValue, message.parentID.databaseValue,
+         message.custom.databaseValue, message.moderation.databaseValue, message.bounceAction.databaseValue, .integer(message.flagged ? 1 : 0), .integer(message.edited ? 1 : 0),
          .text(message.createdAt), .text(message.updatedAt)]
     }
 
     static func storedMessage(_ row: Row) -> StoredMessage {
         var message = StoredMessage(
             id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "", userID: row.get("user_id") ?? "",
-            text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? "",
+            text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? .delivered,
             parentID: row.get("parent_id"), custom: row.get("custom"), moderation: row.get("moderation"),
             bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
             createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")

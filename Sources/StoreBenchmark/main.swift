@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 import Foundation
 
@@ -22,7 +23,7 @@ while clock.now - started < .seconds(seconds) {
     try database.inTransaction { database in
         try database.execute("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?)",
                              [.text(TimeOrderedID.make()), .text("messaging:c\(count % 50)"), .text("user\(count % 100)"),
-                              .text("a chat message of some length, number \(count)"), .text("delivered"), .text(Timestamp.now())])
+                              .text("a chat message of some length, number \(count)"), MessageState.delivered.databaseValue, .text(Timestamp.now())])
     }
     count += 1
 }

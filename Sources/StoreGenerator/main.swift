@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerService
 import BouncerStore
 import Foundation
@@ -48,7 +49,7 @@ while written < messageCount {
             let time = timestamp(index, of: messageCount)
             try insert.bind([.text(String(format: "gen%08d", index)), .text("messaging:channel\(random.below(1000))"),
                              .text("user\(random.below(10_000))"), .text("generated chat message number \(index), hello there"),
-                             .text(random.below(100) < 97 ? "delivered" : "bounced"), .text(time), .text(time)])
+                             (random.below(100) < 97 ? MessageState.delivered : .bounced).databaseValue, .text(time), .text(time)])
             while try insert.step() {}
         }
         try ChannelIndex.catchUp(database)

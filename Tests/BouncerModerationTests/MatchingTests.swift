@@ -1,3 +1,4 @@
+import BouncerDomain
 import Testing
 import TestSupport
 @testable import BouncerModeration

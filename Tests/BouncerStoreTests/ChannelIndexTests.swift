@@ -1,3 +1,4 @@
+import BouncerDomain
 import Foundation
 import Locking
 import Testing
@@ -19,9 +20,9 @@ import TestSupport
         return try SQLiteStore(path: directory.path("store.sqlite3"), configuration: configuration, migrations: migrations)
     }
 
-    static func message(_ id: String, channel: String, user: String = "alice", state: String = "delivered") -> StoredMessage {
+    static func message(_ id: String, channel: String, user: String = "alice", state: MessageState = .delivered) -> StoredMessage {
         StoredMessage(id: id, channelID: channel, userID: user, text: "text of \(id)", originalText: nil, state: state, parentID: nil,
-                      custom: nil, moderation: nil, bounceAction: state == "bounced" ? "bounce" : nil, flagged: false, edited: false,
+                      custom: nil, moderation: nil, bounceAction: state == .bounced ? .bounce : nil, flagged: false, edited: false,
                       createdAt: "2026-11-30T00:00:00.000Z", updatedAt: "2026-11-30T00:00:00.000Z")
     }
 
@@ -85,13 +86,13 @@ import TestSupport
         var everything: [String] = []
         // Every fifth message is hidden (reported by enough users): bob sees it only if it is his.
         for index in 0..<30 {
-            let (user, state) = [("alice", "delivered"), ("alice", "bounced"), ("bob", "bounced"), ("alice", "removed"),
-                                 ("bob", "delivered"), ("alice", "delivered")][index % 6]
+            let (user, state): (String, MessageState) = [("alice", .delivered), ("alice", .bounced), ("bob", .bounced), ("alice", .removed),
+                                                         ("bob", .delivered), ("alice", .delivered)][index % 6]
             try await Self.send(Self.message("m\(index)", channel: "messaging:room", user: user, state: state), to: store)
             let hidden = index % 5 == 0
             if hidden { try await store.writer.write { try $0.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text("m\(index)")]) } }
             everything.insert("m\(index)", at: 0)
-            if (state == "delivered" && !hidden) || user == "bob" { visibleToBob.insert("m\(index)", at: 0) }
+            if (state == .delivered && !hidden) || user == "bob" { visibleToBob.insert("m\(index)", at: 0) }
         }
         let (indexedThrough, newest) = try await Self.progress(store)
         #expect(indexedThrough > 0 && indexedThrough < newest, "some messages are copied and some are not")
