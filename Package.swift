@@ -37,10 +37,13 @@ let package = Package(
         .target(name: "BouncerDomain"),
         .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL"]),
-        .target(name: "BouncerLocalization", dependencies: ["Locking"]),
+        // The bundled translations are plain .strings files, embedded in the binary.
+        .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
+        // The API's description is a plain OpenAPI file, embedded in the binary.
         .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
-                                                       "BouncerModeration", "COpenSSL", "Locking"]),
+                                                       "BouncerModeration", "COpenSSL", "Locking"],
+                resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),

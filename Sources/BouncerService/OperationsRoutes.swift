@@ -9,7 +9,7 @@ struct OperationsRoutes: Sendable {
     var availability: StoreAvailability?
 
     private static let okBody = Array(#"{"status":"ok"}"#.utf8)
-    private static let openAPIBody = Array(OpenAPIDocument.json.utf8)
+    private static let openAPIBody = OpenAPIDocument.bytes
     private static let readyBody = Array(#"{"status":"ready"}"#.utf8)
 
     func register(in routes: inout Routes) {

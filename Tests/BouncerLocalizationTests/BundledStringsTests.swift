@@ -52,5 +52,14 @@ import Testing
             #expect(strings["message.moderation.alert.title"] != BundledStrings.en["message.moderation.alert.title"], "\(locale)")
         }
     }
-}
 
+    @Test func eachBundledFileParsesWithEveryKeyOnce() throws {
+        let files = [PackageResources.en_strings, PackageResources.de_strings, PackageResources.ar_strings, PackageResources.zh_Hans_strings,
+                     PackageResources.pt_BR_strings]
+        for bytes in files {
+            let pairs = try StringsFile.parse(bytes)
+            #expect(pairs.count == BundledStrings.en.count)
+            #expect(Set(pairs.map(\.key)).count == pairs.count, "no key is written twice")
+        }
+    }
+}

@@ -48,7 +48,7 @@ import Testing
         #expect(Self.negotiate(nil, catalog: german) == "de")
         #expect(Self.negotiate("xx", catalog: german) == "de")
         #expect(german.negotiate(queryLocale: nil, acceptLanguage: "xx").text("message.bounce.title")
-            == BundledStrings.de["message.bounce.title"])
+            == BundledStrings.all["de"]?["message.bounce.title"])
     }
 
     @Test func aHugeHeaderIsReadOnlyInPart() {
