@@ -84,7 +84,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
             metrics.set("bouncer_store_wal_frames", [], Double(logFrames))
             metrics.set("bouncer_store_wal_checkpointed_frames", [], Double(checkpointed))
         }
-        if let error = batch.channelCopyError {
+        for failure in batch.hookFailures where failure.hook == ChannelIndex.hookName {
+            let error = failure.error
             metrics.add("bouncer_store_channel_copy_failures_total")
             logger.warn("copying new messages into channel_messages failed; the next batch tries again",
                         ["error": .string(String(describing: error))])

@@ -7,7 +7,10 @@ import BouncerDomain
 /// that group's commit, under the same sync. Readers never depend on the copy being current:
 /// `pageSQL` finds the messages not yet copied among the newest rows of `messages`, and the batch
 /// size is what bounds that scan.
-public final class ChannelIndex {
+public final class ChannelIndex: GroupCommitHook {
+    public static let hookName = "channel_index"
+    public var name: String { Self.hookName }
+
     /// Writes between two batches. With sends spread over 50 channels, a batch of 512 writes
     /// about 50 pages, where an index entry written with each send wrote about 440. Larger
     /// batches save little more, make their group's commit wait longer, and make readers scan
@@ -30,14 +33,15 @@ public final class ChannelIndex {
     }
 
     /// Counts a group's `writes`, and copies the new messages into the group's open transaction
-    /// when a batch is due; returns the copy's error, for the writer to report.
+    /// when a batch is due; returns the copy's error, for the writer to report. Readers still see
+    /// every message when a copy fails, but scan more rows until one succeeds.
     ///
     /// No savepoint of its own: one would make SQLite keep a copy of every page the batch
     /// changes (measured: twice the batch's time). None is needed: the copy is one statement
     /// that no constraint can fail (`OR IGNORE`), and an I/O error or a full disk rolls the whole
     /// group back, which the writer finds and reports as it would for any write. A batch that
     /// fails in any other way leaves its messages to the next one.
-    func catchUpIfDue(afterWrites writes: Int, _ database: Database) -> DatabaseError? {
+    public func beforeCommit(writes: Int, _ database: Database) -> DatabaseError? {
         writesSinceBatch += writes
         guard writesSinceBatch >= batchSize else { return nil }
         writesSinceBatch = 0

@@ -19,9 +19,8 @@ public final class DatabaseWriter: Sendable {
         /// What that checkpoint found: frames in the log, and of them copied into the database.
         public var logFrames: Int?
         public var checkpointedFrames: Int?
-        /// Why copying new messages into `channel_messages` failed, when the group tried and it
-        /// did: readers still see every message, but scan more rows until a copy succeeds.
-        public var channelCopyError: DatabaseError?
+        /// The hooks that failed in the group's transaction (the group's writes still stand).
+        public var hookFailures: [HookFailure] = []
         /// Why the group failed, when it did (every write of it was told so).
         public var error: DatabaseError?
     }
@@ -47,14 +46,14 @@ public final class DatabaseWriter: Sendable {
     private let onBatch: @Sendable (BatchReport) -> Void
     /// Only touched on the writer's queue.
     private let checkpointer: UncheckedBox<LogCheckpointer>
-    /// Only touched on the writer's queue; nil for a schema without `channel_messages`.
-    private let channelIndex: UncheckedBox<ChannelIndex?>
+    /// Only touched on the writer's queue.
+    private let hooks: UncheckedBox<[any GroupCommitHook]>
 
-    init(connection: Database, maxBatchSize: Int, channelIndex: ChannelIndex?, logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
+    init(connection: Database, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
          busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (BatchReport) -> Void) {
         self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
                                                          busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        self.channelIndex = UncheckedBox(channelIndex)
+        self.hooks = UncheckedBox(hooks)
         self.connection = UncheckedBox(connection)
         self.maxBatchSize = maxBatchSize
         self.onBatch = onBatch
@@ -128,7 +127,7 @@ public final class DatabaseWriter: Sendable {
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             var commitError: DatabaseError?
-            var channelCopyError: DatabaseError?
+            var hookFailures: [HookFailure] = []
             var lastWriteError: DatabaseError?
             do throws(DatabaseError) {
                 try database.execute(.beginImmediate)
@@ -146,8 +145,11 @@ public final class DatabaseWriter: Sendable {
                     }
                 }
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
-                channelCopyError = channelIndex.value?.catchUpIfDue(afterWrites: batch.count, database)
-                guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: channelCopyError) }
+                for hook in hooks.value {
+                    guard let error = hook.beforeCommit(writes: batch.count, database) else { continue }
+                    hookFailures.append(HookFailure(hook: hook.name, error: error))
+                    guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: error) }
+                }
                 try database.execute(.commit)
             } catch {
                 commitError = error
@@ -159,7 +161,7 @@ public final class DatabaseWriter: Sendable {
             let checkpoint = checkpointer.value.checkpointIfDue(database)
             onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint?.duration,
                                 logFrames: checkpoint.map { Int($0.logFrames) }, checkpointedFrames: checkpoint.map { Int($0.checkpointedFrames) },
-                                channelCopyError: channelCopyError, error: commitError))
+                                hookFailures: hookFailures, error: commitError))
         }
     }
 
@@ -171,6 +173,24 @@ public final class DatabaseWriter: Sendable {
             connection.value.close()
         }
     }
+}
+
+/// Work that rides in every group's transaction, after the group's writes and before its
+/// COMMIT, so that its pages go out under the group's sync: a table derived from the writes,
+/// kept in step in batches (`ChannelIndex`). Called only on the writer's queue. Its failure
+/// does not fail the group's writes, unless SQLite rolled the transaction back under it; it is
+/// reported with the group.
+public protocol GroupCommitHook: AnyObject {
+    /// Names the hook in `BatchReport.hookFailures`.
+    var name: String { get }
+    /// Runs in the group's open transaction, after its `writes` writes.
+    func beforeCommit(writes: Int, _ database: Database) -> DatabaseError?
+}
+
+/// A hook's error in one group.
+public struct HookFailure: Sendable {
+    public var hook: String
+    public var error: DatabaseError
 }
 
 /// Holds a value that is only ever touched on one serial queue at a time; the queue discipline,

@@ -18,14 +18,14 @@ public final class SQLiteStore: Sendable {
                 onBatch: @escaping @Sendable (DatabaseWriter.BatchReport) -> Void = { _ in }) throws {
         let writerConnection = try Self.openWriter(path: path, configuration: configuration)
         try Migrator(migrations: migrations).migrate(writerConnection)
-        var channelIndex: ChannelIndex?
+        var hooks: [any GroupCommitHook] = []
         if try ChannelIndex.exists(in: writerConnection) {
             // Messages written into the file by other means, or left by a batch that failed, are
             // copied now, so that no reader scans more than about a batch of rows. Readers are
             // right without it: a copy that fails here is the first group's to try again, and
             // that group reports its error.
             let copied = (try? writerConnection.inTransaction { database in try ChannelIndex.catchUp(database) }) != nil
-            channelIndex = ChannelIndex(batchSize: configuration.channelIndexBatchSize, due: !copied)
+            hooks.append(ChannelIndex(batchSize: configuration.channelIndexBatchSize, due: !copied))
         }
         var readerConnections: [Database] = []
         for _ in 0..<max(1, configuration.readerCount) {
@@ -37,7 +37,7 @@ public final class SQLiteStore: Sendable {
         self.path = path
         self.schemaVersion = migrations.last?.version ?? 0
         self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
-                                     channelIndex: channelIndex, logRestartFrames: configuration.logRestartFrames,
+                                     hooks: hooks, logRestartFrames: configuration.logRestartFrames,
                                      busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onBatch)
         self.readers = ReaderPool(connections: readerConnections)
     }

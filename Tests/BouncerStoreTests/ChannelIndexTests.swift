@@ -142,7 +142,7 @@ import TestSupport
         configuration.channelIndexBatchSize = 1
         let errors = Locked<[String]>([])
         let store = try SQLiteStore(path: directory.path("store.sqlite3"), configuration: configuration, migrations: Self.migrations) { report in
-            if let error = report.channelCopyError { errors.withLock { $0.append(String(describing: error)) } }
+            for failure in report.hookFailures { errors.withLock { $0.append("\(failure.hook): \(failure.error)") } }
         }
         defer { store.close() }
         try await Self.send(Self.message("m0", channel: "messaging:a"), to: store)
