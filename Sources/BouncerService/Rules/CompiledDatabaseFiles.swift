@@ -1,7 +1,6 @@
 import BouncerModeration
 import COpenSSL
 import Foundation
-import Locking
 
 /// Compiled rule databases kept as files in `<data-dir>/rules-cache`, so a restart with many rules
 /// is ready in a fraction of a second instead of compiling them again.

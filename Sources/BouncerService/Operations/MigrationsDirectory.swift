@@ -17,8 +17,9 @@ public enum MigrationsDirectory {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         result.append(executable.appendingPathComponent("migrations"))
         result.append(executable.deletingLastPathComponent().appendingPathComponent("share/bouncer/migrations"))
-        // Sources/BouncerService/MigrationsDirectory.swift -> the package root.
-        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Sources/BouncerService/Operations/MigrationsDirectory.swift -> the package root.
+        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         result.append(sourceRoot.appendingPathComponent("migrations"))
         return result
     }

@@ -5,37 +5,6 @@ import Foundation
 import HTTPServer
 import Locking
 
-/// `GET|PATCH /v1/config`: what admins change at run time, stored, and in force at once.
-struct Settings: Codable, Sendable, Equatable {
-    var bounced_messages_alert_actions_enabled = true
-    var flag_action_enabled = true
-    var flag_reasons = ["spam", "harassment", "hate", "sexual", "violence", "self_harm", "misinformation", "inappropriate", "other"]
-    var auto_hide_flag_threshold = 0
-    var max_message_length = 5000
-    var default_locale = "en"
-    var send_rate_per_user: Double = 10
-    /// Whether word rules match inflections of their word (`fucks`, `fucking`) unless a rule says.
-    var rule_inflections = true
-
-    static let maxMessageLengthLimit = 20_000
-
-    init() {}
-
-    /// Stored settings from before a setting existed lack it: each missing one keeps its default.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        func value<T: Decodable>(_ key: CodingKeys, _ current: T) throws -> T { try container.decodeIfPresent(T.self, forKey: key) ?? current }
-        bounced_messages_alert_actions_enabled = try value(.bounced_messages_alert_actions_enabled, bounced_messages_alert_actions_enabled)
-        flag_action_enabled = try value(.flag_action_enabled, flag_action_enabled)
-        flag_reasons = try value(.flag_reasons, flag_reasons)
-        auto_hide_flag_threshold = try value(.auto_hide_flag_threshold, auto_hide_flag_threshold)
-        max_message_length = try value(.max_message_length, max_message_length)
-        default_locale = try value(.default_locale, default_locale)
-        send_rate_per_user = try value(.send_rate_per_user, send_rate_per_user)
-        rule_inflections = try value(.rule_inflections, rule_inflections)
-    }
-}
-
 /// The settings in force, and what follows from them elsewhere (the default locale, the send
 /// rate, the rules' inflections).
 final class LiveSettings: Sendable {
@@ -128,25 +97,5 @@ final class LiveSettings: Sendable {
 
     private static func wholeNumber(_ number: Double) -> Int? {
         number.rounded() == number && abs(number) < 1e9 ? Int(number) : nil
-    }
-}
-
-struct SettingsRoutes: Sendable {
-    let settings: LiveSettings
-    let audit: Audit
-
-    func register(in routes: inout Routes) {
-        let settings = self.settings
-        let audit = self.audit
-        routes.add("GET", "/v1/config", .admin) { _, _ in try Response.encoded(settings.value) }
-        routes.add("PATCH", "/v1/config", .admin) { request, identity in
-            if let contentType = request.headers["content-type"], !Request.isJSON(contentType) {
-                throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", detail: "The body must be JSON (Content-Type: application/json).")
-            }
-            let updated = try await settings.update(with: request.body, by: identity.userID)
-            try await audit.record(identity, "config.update", "config", "settings",
-                                   details: ["changed": String(decoding: request.body.prefix(2000), as: UTF8.self)])
-            return try Response.encoded(updated)
-        }
     }
 }

@@ -3,58 +3,6 @@ import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
-import Locking
-
-/// The bans in force, kept in memory so the send path checks them without a read: loaded at
-/// start, changed only after the store has committed a change.
-final class BanList: Sendable {
-    private let bans: Locked<[String: StoredBan]>
-
-    init(repository: any ModerationRepository) async throws {
-        var loaded: [String: StoredBan] = [:]
-        var after: String?
-        while true {
-            let page = try await repository.activeBans(now: Timestamp.now(), after: after, limit: 1000)
-            for ban in page { loaded[ban.userID] = ban }
-            guard page.count == 1000 else { break }
-            after = page.last?.userID
-        }
-        bans = Locked(loaded)
-    }
-
-    /// The ban on `userID` in force now, if any (a timed ban lifts itself when its time is up).
-    /// `now` is read only for a timed ban: every send asks, and most senders have none.
-    func active(_ userID: String, now: @autoclosure () -> String = Timestamp.now()) -> StoredBan? {
-        bans.withLock { bans in
-            guard let ban = bans[userID] else { return nil }
-            if let expires = ban.expiresAt, expires <= now() {
-                bans[userID] = nil
-                return nil
-            }
-            return ban
-        }
-    }
-
-    func set(_ ban: StoredBan) { bans.withLock { $0[ban.userID] = ban } }
-    func remove(_ userID: String) { bans.withLock { $0[userID] = nil } }
-}
-
-/// Writes the audit log: every moderator and admin action, who, what, on what, when.
-struct Audit: Sendable {
-    let repository: any ModerationRepository
-
-    func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
-               details: [String: String]? = nil) -> AuditEntry {
-        let json = details.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-        return AuditEntry(id: TimeOrderedID.make(), actorID: identity.userID, action: action, targetType: targetType,
-                          targetID: targetID, note: note, details: json, createdAt: Timestamp.now())
-    }
-
-    func record(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
-                details: [String: String]? = nil) async throws {
-        try await repository.record(entry(identity, action, targetType, targetID, note: note, details: details))
-    }
-}
 
 /// `/v1/users/{user_id}/ban`, `/v1/bans` and `/v1/audit`.
 struct ModeratorRoutes: Sendable {
@@ -141,30 +89,26 @@ struct ModeratorRoutes: Sendable {
             return Response(status: .noContent)
         }
         routes.add("GET", "/v1/bans", .moderator) { request, _ in
-            let limit = try Pagination.limit(request)
-            var found = try await repository.activeBans(now: Timestamp.now(), after: try Pagination.after(request), limit: limit + 1)
-            var next: String?
-            if found.count > limit {
-                found.removeLast()
-                next = found.last.map { Pagination.cursor(after: $0.userID) }
+            let after = try Pagination.after(request)
+            let page = try await Page(limit: try Pagination.limit(request)) { count in
+                try await repository.activeBans(now: Timestamp.now(), after: after, limit: count)
             }
-            return try Response.encoded(ListResponse(name: "bans", items: found.map(BanJSON.init), nextCursor: next))
+            return try Response.encoded(ListResponse(name: "bans", items: page.items.map(BanJSON.init), nextCursor: page.nextCursor(\.userID)))
         }
         routes.add("POST", "/v1/admin/backup", .admin) { _, identity in
             try await Self.backup(identity, repository: repository, audit: audit)
         }
         routes.add("GET", "/v1/audit", .moderator) { request, _ in
             let limit = try Pagination.limit(request)
-            var query = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
-                                   after: try Pagination.after(request), limit: limit + 1)
-            if let since = request.query("since") { query.since = try Self.timestamp(since, "since") }
-            var found = try await repository.auditEntries(query)
-            var next: String?
-            if found.count > limit {
-                found.removeLast()
-                next = found.last.map { Pagination.cursor(after: $0.id) }
+            var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
+                                    after: try Pagination.after(request))
+            if let since = request.query("since") { filter.since = try Self.timestamp(since, "since") }
+            let page = try await Page(limit: limit) { [filter] count in
+                var query = filter
+                query.limit = count
+                return try await repository.auditEntries(query)
             }
-            return try Response.encoded(ListResponse(name: "entries", items: found.map(AuditJSON.init), nextCursor: next))
+            return try Response.encoded(ListResponse(name: "entries", items: page.items.map(AuditJSON.init), nextCursor: page.nextCursor(\.id)))
         }
     }
 
@@ -191,7 +135,7 @@ struct ModeratorRoutes: Sendable {
     }
 
     static func userID(_ request: Request) throws(HTTPError) -> String {
-        let id = request.parameters["user_id"] ?? ""
+        let id = request.parameter("user_id")
         guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-128 characters of A-Z a-z 0-9 _ . @ : | -.") }
         return id
     }

@@ -63,10 +63,10 @@ struct LocalizationRoutes: Sendable {
             return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
         }
         routes.add("GET", "/v1/localization/{locale}", .user) { request, _ in
-            try Self.effective(localization, try Self.validTag(request.parameters["locale"] ?? ""))
+            try Self.effective(localization, try Self.validTag(request.parameter("locale")))
         }
         routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
-            let tag = try Self.validTag(request.parameters["locale"] ?? "")
+            let tag = try Self.validTag(request.parameter("locale"))
             let (strings, ignored) = try Self.readStrings(request)
             let snapshot = try await localization.repository.setOverrides(locale: tag, strings: strings, by: identity.userID)
             localization.apply(snapshot)
@@ -74,8 +74,8 @@ struct LocalizationRoutes: Sendable {
             return try Self.effective(localization, tag, ignored: ignored)
         }
         routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
-            let tag = try Self.validTag(request.parameters["locale"] ?? "")
-            let key = request.parameters["key"] ?? ""
+            let tag = try Self.validTag(request.parameter("locale"))
+            let key = request.parameter("key")
             guard let snapshot = try await localization.repository.deleteOverride(locale: tag, key: key) else {
                 throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).")
             }

@@ -75,7 +75,7 @@ struct FlagRoutes: Sendable {
             try await handlers.file(request, identity)
         }
         routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
-            guard try await handlers.repository.withdrawFlag(messageID: request.parameters["id"] ?? "", reporterID: identity.userID) else {
+            guard try await handlers.repository.withdrawFlag(messageID: request.parameter("id"), reporterID: identity.userID) else {
                 throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
             }
             return Response(status: .noContent)
@@ -109,7 +109,7 @@ struct FlagRoutes: Sendable {
             }
         }
         let outcome = try await repository.fileFlag(
-            messageID: request.parameters["id"] ?? "", reporter: Viewer(userID: identity.userID, seesEverything: identity.role >= .moderator),
+            messageID: request.parameter("id"), reporter: identity.viewer,
             reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
             hideThreshold: settings.value.auto_hide_flag_threshold)
         switch outcome {
@@ -122,7 +122,7 @@ struct FlagRoutes: Sendable {
 
     private func list(_ request: Request) async throws -> Response {
         let limit = try Pagination.limit(request)
-        var query = FlagQuery(after: try Pagination.after(request), limit: limit + 1)
+        var query = FlagQuery(after: try Pagination.after(request))
         if let text = request.query("state") {
             guard let state = FlagState(rawValue: text) else {
                 throw HTTPError.badRequest("invalid_field", "`state` must be open, resolved or withdrawn.")
@@ -135,13 +135,13 @@ struct FlagRoutes: Sendable {
         query.authorID = try QueryValues.shortText(request, "author_id")
         if let since = request.query("since") { query.since = try ModeratorRoutes.timestamp(since, "since") }
         if let until = request.query("until") { query.until = try ModeratorRoutes.timestamp(until, "until") }
-        var found = try await repository.flags(query)
-        var next: String?
-        if found.count > limit {
-            found.removeLast()
-            next = found.last.map { Pagination.cursor(after: $0.id) }
+        let filter = query
+        let page = try await Page(limit: limit) { count in
+            var query = filter
+            query.limit = count
+            return try await repository.flags(query)
         }
-        return .json(.ok, Self.list("flags", found.map(Self.json), next: next))
+        return .json(.ok, Self.list("flags", page.items.map(Self.json), next: page.nextCursor(\.id)))
     }
 
     private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
@@ -159,13 +159,13 @@ struct FlagRoutes: Sendable {
             guard let offset = Int(key), offset >= 0 else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
             return offset
         } ?? 0
-        var items = try await repository.reviewQueue(channelID: try QueryValues.shortText(request, "channel_id"), order: order,
-                                                     offset: offset, limit: limit + 1)
-        var next: String?
-        if items.count > limit {
-            items.removeLast()
-            next = Pagination.cursor(after: String(offset + limit))
+        let channelID = try QueryValues.shortText(request, "channel_id")
+        let page = try await Page(limit: limit) { count in
+            try await repository.reviewQueue(channelID: channelID, order: order, offset: offset, limit: count)
         }
+        let items = page.items
+        // The queue's order changes as flags come and go: its cursor is a position.
+        let next = page.hasMore ? Pagination.cursor(after: String(offset + limit)) : nil
         let choice = localization.choice(for: request.head)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let entries = items.map { item -> [UInt8] in
@@ -207,7 +207,7 @@ struct FlagRoutes: Sendable {
         if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).")
         }
-        let messageID = request.parameters["id"] ?? ""
+        let messageID = request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",

@@ -27,6 +27,26 @@ enum Pagination {
     static func cursor(after key: String) -> String { Base64URL.encode(Array(key.utf8)) }
 }
 
+/// One page of a list: `limit` items, read as `limit + 1` so that the extra one, when the store
+/// has it, says that a next page exists.
+struct Page<Item> {
+    var items: [Item]
+    var hasMore: Bool
+
+    /// `read` is given how many items to read at most.
+    init(limit: Int, _ read: (Int) async throws -> [Item]) async rethrows {
+        var items = try await read(limit + 1)
+        hasMore = items.count > limit
+        if hasMore { items.removeLast(items.count - limit) }
+        self.items = items
+    }
+
+    /// The cursor of the next page, after the last item's `key`; nil on the last page.
+    func nextCursor(_ key: (Item) -> String) -> String? {
+        hasMore ? items.last.map { Pagination.cursor(after: key($0)) } : nil
+    }
+}
+
 /// A list response: `{"<name>": [...], "next_cursor": "..." | null}`, as every list endpoint of
 /// the contract answers (the cursor is written as null, never left out).
 struct ListResponse<Item: Encodable>: Encodable {

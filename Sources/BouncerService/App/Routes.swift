@@ -2,8 +2,9 @@ import BouncerDomain
 import BouncerIdentity
 import HTTPServer
 
-/// Who may call a route. Every route declares it here, and this is the one place it is enforced:
-/// no handler checks a role by hand.
+/// Who may call a route. Every route declares it here, and `require` is the one check of a role:
+/// the routes' own, and the one option that needs more than its route (`?hard=true` on a delete
+/// needs an admin).
 public enum Access: Sendable, Equatable, CustomStringConvertible {
     /// No token (health, readiness, metrics).
     case anyone
@@ -16,6 +17,19 @@ public enum Access: Sendable, Equatable, CustomStringConvertible {
         case .role(let role): role.rawValue
         }
     }
+
+    /// 403 `forbidden` unless `identity` has at least the `minimum` role.
+    static func require(_ minimum: Role, _ identity: Identity) throws(HTTPError) {
+        guard identity.role >= minimum else {
+            throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.",
+                            detailArguments: [minimum.rawValue])
+        }
+    }
+}
+
+extension Request {
+    /// A path parameter of the route that matched: the router fills every name its template has.
+    func parameter(_ name: String) -> String { parameters[name] ?? "" }
 }
 
 /// The router, built route by route with each route's access and limits.
@@ -47,10 +61,7 @@ struct Routes {
     private static func admit(_ request: Request, _ minimum: Role, _ authenticator: Authenticator,
                               _ limiter: RateLimiter?) throws(HTTPError) -> Identity {
         let identity = try authenticator.identity(for: request)
-        guard identity.role >= minimum else {
-            throw HTTPError(.forbidden, code: "forbidden", detail: "This needs the \(minimum.rawValue) role.",
-                            detailArguments: [minimum.rawValue])
-        }
+        try Access.require(minimum, identity)
         if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
             throw HTTPError(.tooManyRequests, code: "rate_limited",
                             detail: "Too many messages; try again in \(retryAfter) seconds.",

@@ -83,19 +83,20 @@ struct RulesRoutes: Sendable {
         let audit = self.audit
         let maxMessageLength = self.maxMessageLength
         routes.add("GET", "/v1/rules", .moderator) { request, _ in
-            var query = RuleQuery(limit: try Pagination.limit(request) + 1)
+            let limit = try Pagination.limit(request)
+            var query = RuleQuery()
             query.after = try Pagination.after(request)
             if let kind = request.query("kind") { query.kind = try Self.kind(kind) }
             if let action = request.query("action") { query.action = try Self.action(action) }
             query.enabled = try QueryValues.bool(request, "enabled")
             query.text = try QueryValues.shortText(request, "q", maxLength: 200)
-            var found = try await rules.repository.rules(query)
-            var next: String?
-            if found.count == query.limit {
-                found.removeLast()
-                next = found.last.map { Pagination.cursor(after: $0.id) }
+            let filter = query
+            let page = try await Page(limit: limit) { count in
+                var query = filter
+                query.limit = count
+                return try await rules.repository.rules(query)
             }
-            return try Response.encoded(ListResponse(name: "rules", items: found.map(RuleJSON.init), nextCursor: next))
+            return try Response.encoded(ListResponse(name: "rules", items: page.items.map(RuleJSON.init), nextCursor: page.nextCursor(\.id)))
         }
         routes.add("POST", "/v1/rules", .admin) { request, identity in
             let input = try request.decodeJSON(RuleInput.self)
@@ -107,12 +108,12 @@ struct RulesRoutes: Sendable {
             return try Response.encoded(RuleJSON(rule), status: .created)
         }
         routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
-            guard let rule = try await rules.repository.rule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+            guard let rule = try await rules.repository.rule(id: request.parameter("id")) else { throw Self.notFound }
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("PATCH", "/v1/rules/{id}", .admin) { request, identity in
             let input = try request.decodeJSON(RuleInput.self)
-            guard let existing = try await rules.repository.rule(id: request.parameters["id"] ?? "") else { throw Self.notFound }
+            guard let existing = try await rules.repository.rule(id: request.parameter("id")) else { throw Self.notFound }
             let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
             guard let snapshot = try await rules.repository.updateRule(rule) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
@@ -120,7 +121,7 @@ struct RulesRoutes: Sendable {
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("DELETE", "/v1/rules/{id}", .admin) { request, identity in
-            let id = request.parameters["id"] ?? ""
+            let id = request.parameter("id")
             guard let snapshot = try await rules.repository.deleteRule(id: id) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
             try await audit.record(identity, "rule.delete", "rule", id)
@@ -259,83 +260,5 @@ struct RulesRoutes: Sendable {
                             extensions: [("errors", "[" + refusals.joined(separator: ",") + "]"), ("refused", String(refusedCount))])
         }
         return accepted
-    }
-}
-
-/// What `POST /v1/moderation/check` answers.
-struct CheckResult: Encodable {
-    var action: String
-    var rules: [VerdictRule]
-    var masked_text: String?
-
-    init(_ verdict: Verdict) {
-        action = verdict.action?.rawValue ?? "none"
-        rules = verdict.rules.map(VerdictRule.init)
-        masked_text = verdict.maskedText
-    }
-}
-
-/// A matching rule as `moderation.rules` shows it.
-struct VerdictRule: Codable, Sendable, Equatable {
-    var id: String
-    var name: String
-    var kind: String
-    var action: String?
-    var matched: [MatchSpan]
-
-    init(_ match: Verdict.RuleMatch) {
-        id = match.ruleID
-        name = match.name
-        kind = match.kind.rawValue
-        action = match.action?.rawValue
-        matched = match.matched
-    }
-}
-
-enum ChannelPattern {
-    /// What a channel id is refused with (the same wherever one is given).
-    static let invalidIDDetail = "must be 1-64 characters of A-Z a-z 0-9 _ : . ! -."
-
-    /// A channel id itself: a pattern without a wildcard.
-    static func isChannelID(_ id: String) -> Bool {
-        isValid(id) && !id.utf8.contains(UInt8(ascii: "*"))
-    }
-
-    /// A channel id (1-64 of `[A-Za-z0-9_:.!-]`) with `*` allowed as a wildcard.
-    static func isValid(_ pattern: String) -> Bool {
-        let bytes = pattern.utf8
-        guard !bytes.isEmpty, bytes.count <= 64 else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "-"), UInt8(ascii: "*"):
-                true
-            default:
-                false
-            }
-        }
-    }
-}
-
-/// The checks every message text passes: 1 to `maxLength` characters, not blank.
-enum MessageText {
-    static func validate(_ text: String, maxLength: Int) throws(HTTPError) {
-        // A scalar is at least one byte: a text within the limit in bytes needs no counting.
-        let bytes = text.utf8.count
-        let count = bytes <= maxLength ? bytes : text.unicodeScalars.count
-        guard count >= 1, count <= maxLength else {
-            throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.")
-        }
-        guard text.unicodeScalars.contains(where: isVisible) else {
-            throw HTTPError.badRequest("invalid_field", "`text` is blank.")
-        }
-    }
-
-    /// Neither white space nor invisible. ASCII is answered without looking up Unicode's
-    /// properties, which costs a table search per question: white space there is the space and
-    /// tab to carriage return, and no ASCII character is default-ignorable.
-    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII { return scalar.value != 0x20 && !(0x09...0x0D).contains(scalar.value) }
-        return !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
     }
 }

@@ -1,0 +1,159 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerLocalization
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// `/v1/channels/{channel_id}/messages` and `/v1/messages/{id}...`: sending, bouncing, Send
+/// Anyway, editing, deleting, and the actions a caller may take.
+struct MessagesRoutes: Sendable {
+    let store: any MessageRepository & FlagRepository
+    let rules: Rules
+    let settings: LiveSettings
+    let localization: Localization
+    let bans: BanList
+    let audit: Audit
+    let metrics: Metrics
+
+    static let maxCustomBytes = 5 * 1024
+
+    /// A send's body, read with the strict parser (every send parses one, so it skips the
+    /// general decoder): `{"id"?, "text", "parent_id"?, "custom"?}`; other members are ignored.
+    struct SendInput {
+        var id: String?
+        var text: String
+        var parentID: String?
+        /// `custom` as compact JSON text.
+        var custom: String?
+
+        static let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.")
+
+        init(_ request: Request) throws(HTTPError) {
+            // The strict parser bounds the depth itself: the body is read once.
+            try request.checkJSONBody(checkingDepth: false)
+            let notAnObject = Self.notAnObject
+            let parsed: JSONValue
+            do {
+                parsed = try StrictJSONParser.parse(request.body, maxDepth: request.maxJSONDepth)
+            } catch {
+                throw error.isTooDeep ? request.jsonTooDeep : notAnObject
+            }
+            guard case .object(let members) = parsed else { throw notAnObject }
+            func optionalString(_ name: String) throws(HTTPError) -> String? {
+                switch members[name] {
+                case nil, .null?: return nil
+                case .string(let value)?: return value
+                default: throw .badRequest("invalid_field", "The field `\(name)` has the wrong type.")
+                }
+            }
+            guard let text = try optionalString("text") else { throw .badRequest("invalid_field", "The field `text` is required.") }
+            self.text = text
+            id = try optionalString("id")
+            parentID = try optionalString("parent_id")
+            switch members["custom"] {
+            case nil, .null?: custom = nil
+            case .object?: custom = members["custom"]!.serialized
+            default: throw .badRequest("invalid_field", "`custom` must be an object.")
+            }
+        }
+    }
+
+    struct EditInput: Decodable {
+        var text: String
+    }
+
+    /// What a verdict does to a message: its state, its text, and the system flag it files.
+    struct Outcome {
+        var state: MessageState
+        var text: String
+        var originalText: String?
+        var bounceAction: RuleAction?
+        var flagRule: String?
+        var moderation: String?
+
+        init(_ verdict: Verdict, text: String) {
+            self.text = text
+            state = MessageState(after: verdict.action)
+            guard let action = verdict.action else { return }
+            if action.filesSystemFlag { flagRule = verdict.decidingRule?.ruleID }
+            if action == .maskFlag {
+                self.text = verdict.maskedText ?? text
+                originalText = text
+            }
+            if action.isBounce { bounceAction = action }
+            moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: flagRule != nil).json
+        }
+
+        func systemFlags(messageID: String, channelID: String, now: String) -> [NewFlag] {
+            guard let flagRule else { return [] }
+            return [NewFlag(id: TimeOrderedID.make(), messageID: messageID, channelID: channelID, reporterID: SystemFlag.reporterID,
+                            reason: SystemFlag.ruleMatch, ruleID: flagRule, createdAt: now)]
+        }
+    }
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.addCallback("POST", "/v1/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity, responder in
+            try handlers.send(request, identity, responder)
+        }
+        routes.add("GET", "/v1/channels/{channel_id}/messages", .user) { request, identity in
+            try await handlers.channel(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}", .user) { request, identity in
+            let message = try await handlers.visibleMessage(request, identity)
+            return try handlers.respond(message, to: request, identity)
+        }
+        // An edit or a Send Anyway is a send too, and spends from the same rate.
+        routes.add("PATCH", "/v1/messages/{id}", .user, limitedAsSend: true) { request, identity in
+            try await handlers.edit(request, identity)
+        }
+        routes.add("POST", "/v1/messages/{id}/resend", .user, limitedAsSend: true) { request, identity in
+            try await handlers.resend(request, identity)
+        }
+        routes.add("DELETE", "/v1/messages/{id}", .user) { request, identity in
+            try await handlers.delete(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}/actions", .user) { request, identity in
+            try await handlers.actions(request, identity)
+        }
+        routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
+            let id = request.parameter("id")
+            guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
+            struct Revision: Encodable {
+                var revision: Int
+                var text: String
+                var state: MessageState
+                var created_at: String
+            }
+            let limit = try Pagination.limit(request)
+            let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
+                guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+                return revision
+            } ?? 0
+            let page = try await Page(limit: limit) { count in try await handlers.store.revisions(of: id, after: after, limit: count) }
+            let revisions = page.items.map { Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt) }
+            return try Response.encoded(ListResponse(name: "revisions", items: revisions, nextCursor: page.nextCursor { String($0.revision) }))
+        }
+    }
+
+    static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
+
+    // MARK: - Ids
+
+    static func channelID(_ request: Request) throws(HTTPError) -> String {
+        let id = request.parameter("channel_id")
+        guard ChannelPattern.isChannelID(id) else { throw .badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)") }
+        return id
+    }
+
+    static func validateMessageID(_ id: String, field: String) throws(HTTPError) {
+        let bytes = id.utf8
+        guard (1...100).contains(bytes.count), bytes.allSatisfy({ byte in
+            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte == 45
+        }) else {
+            throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.")
+        }
+    }
+}

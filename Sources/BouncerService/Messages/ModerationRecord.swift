@@ -1,0 +1,53 @@
+import BouncerLocalization
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// The verdict kept with a message, as `moderation` shows it.
+struct ModerationRecord: Codable, Sendable, Equatable {
+    var action: String
+    var rules: [VerdictRule]
+    var original_text: String
+    var flagged: Bool
+
+    init(verdict: Verdict, originalText: String, flagged: Bool) {
+        action = verdict.action?.rawValue ?? "none"
+        rules = verdict.rules.map(VerdictRule.init)
+        original_text = originalText
+        self.flagged = flagged
+    }
+
+    /// The stored form, written by hand: it is built for every moderated message as it is sent.
+    /// `decode` reads it back (and anything `JSONEncoder` wrote before).
+    var json: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + original_text.utf8.count)
+        JSONText.appendMember(#"{"action":"#, action, to: &out)
+        out.append(contentsOf: #","rules":["#.utf8)
+        for (index, rule) in rules.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendMember(#"{"id":"#, rule.id, to: &out)
+            JSONText.appendMember(#","name":"#, rule.name, to: &out)
+            JSONText.appendMember(#","kind":"#, rule.kind, to: &out)
+            if let action = rule.action {
+                JSONText.appendMember(#","action":"#, action, to: &out)
+            }
+            out.append(contentsOf: #","matched":["#.utf8)
+            for (spanIndex, span) in rule.matched.enumerated() {
+                if spanIndex > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendMember(#"{"text":"#, span.text, to: &out)
+                out.append(contentsOf: #","start":\#(span.start),"end":\#(span.end),"#.utf8)
+                out.append(contentsOf: #""utf16_start":\#(span.utf16Start),"utf16_end":\#(span.utf16End)}"#.utf8)
+            }
+            out.append(contentsOf: "]}".utf8)
+        }
+        JSONText.appendMember(#"],"original_text":"#, original_text, to: &out)
+        out.append(contentsOf: (flagged ? #","flagged":true}"# : #","flagged":false}"#).utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: String?) -> ModerationRecord? {
+        text.flatMap { try? JSONDecoder().decode(ModerationRecord.self, from: Data($0.utf8)) }
+    }
+}

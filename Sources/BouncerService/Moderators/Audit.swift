@@ -1,0 +1,22 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// Writes the audit log: every moderator and admin action, who, what, on what, when.
+struct Audit: Sendable {
+    let repository: any ModerationRepository
+
+    func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
+               details: [String: String]? = nil) -> AuditEntry {
+        let json = details.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        return AuditEntry(id: TimeOrderedID.make(), actorID: identity.userID, action: action, targetType: targetType,
+                          targetID: targetID, note: note, details: json, createdAt: Timestamp.now())
+    }
+
+    func record(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
+                details: [String: String]? = nil) async throws {
+        try await repository.record(entry(identity, action, targetType, targetID, note: note, details: details))
+    }
+}

@@ -1,0 +1,29 @@
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+
+enum ChannelPattern {
+    /// What a channel id is refused with (the same wherever one is given).
+    static let invalidIDDetail = "must be 1-64 characters of A-Z a-z 0-9 _ : . ! -."
+
+    /// A channel id itself: a pattern without a wildcard.
+    static func isChannelID(_ id: String) -> Bool {
+        isValid(id) && !id.utf8.contains(UInt8(ascii: "*"))
+    }
+
+    /// A channel id (1-64 of `[A-Za-z0-9_:.!-]`) with `*` allowed as a wildcard.
+    static func isValid(_ pattern: String) -> Bool {
+        let bytes = pattern.utf8
+        guard !bytes.isEmpty, bytes.count <= 64 else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "-"), UInt8(ascii: "*"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}

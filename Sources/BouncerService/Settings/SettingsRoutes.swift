@@ -1,0 +1,24 @@
+import BouncerIdentity
+import BouncerStore
+import Foundation
+import HTTPServer
+
+struct SettingsRoutes: Sendable {
+    let settings: LiveSettings
+    let audit: Audit
+
+    func register(in routes: inout Routes) {
+        let settings = self.settings
+        let audit = self.audit
+        routes.add("GET", "/v1/config", .admin) { _, _ in try Response.encoded(settings.value) }
+        routes.add("PATCH", "/v1/config", .admin) { request, identity in
+            if let contentType = request.headers["content-type"], !Request.isJSON(contentType) {
+                throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", detail: "The body must be JSON (Content-Type: application/json).")
+            }
+            let updated = try await settings.update(with: request.body, by: identity.userID)
+            try await audit.record(identity, "config.update", "config", "settings",
+                                   details: ["changed": String(decoding: request.body.prefix(2000), as: UTF8.self)])
+            return try Response.encoded(updated)
+        }
+    }
+}
