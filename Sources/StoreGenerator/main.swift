@@ -74,7 +74,7 @@ while filed < flagCount {
             let open = random.below(100) < 60
             for reporter in 0..<min(reporters, goal - filed) {
                 try insert.bind([.text(String(format: "flag%08d", filed)), .text("reporter\(flagged)-\(reporter)"),
-                                 .text(reasons[random.below(reasons.count)]), .text(open ? "open" : "resolved"),
+                                 .text(reasons[random.below(reasons.count)]), (open ? FlagState.open : .resolved).databaseValue,
                                  open ? .null : .text("dismissed"), .text(timestamp(filed, of: flagCount)), .text(message)])
                 while try insert.step() {}
                 filed += 1
