@@ -8,6 +8,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bouncer", targets: ["bouncer"]),
+        // For the libFuzzer targets' package in Tests/Fuzz, which builds against these.
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "BouncerLocalization", targets: ["BouncerLocalization"]),
+        .library(name: "BouncerModeration", targets: ["BouncerModeration"]),
     ],
     targets: [
         .systemLibrary(

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Tests/Fuzz (Swift's -sanitize=fuzzer, with AddressSanitizer) and
-# runs each for FUZZ_SECONDS (default 60) from its seed corpus in Tests/Fuzz/corpus, or for
-# FUZZ_RUNS inputs from FUZZ_SEED (what `make test` does: short, and the same every time). Inputs found
-# that crash are written to .build/fuzz/crashes; keep each as Tests/Fuzz/regressions/<target>/<name>,
-# which every run replays first.
+# Builds the libFuzzer targets, the package in Tests/Fuzz (Swift's -sanitize=fuzzer, with
+# AddressSanitizer, on the targets and the root package's modules they import), and runs each for
+# FUZZ_SECONDS (default 60) from its seed corpus in Tests/Fuzz/corpus, or for FUZZ_RUNS inputs from
+# FUZZ_SEED (what `make test` does: short, and the same every time). Inputs found that crash are
+# written to .build/fuzz/crashes; keep each as Tests/Fuzz/regressions/<target>/<name>, which every
+# run replays first.
 # Inputs are at most 4096 bytes, except for rules-engine (8192: a rule set, then a text of up to
 # 6,000 characters).
 #   scripts/fuzz.sh [target ...]     targets: http-parser strings-file normalizer rules-engine (default: all)
@@ -19,15 +20,9 @@ seconds=${FUZZ_SECONDS:-60}
 out=.build/fuzz
 mkdir -p "$out/crashes"
 
-sources() {   # the module's own sources, then the target
-  case $1 in
-    http-parser) echo Sources/HTTPServer/*.swift Tests/Fuzz/HTTPParserFuzz.swift ;;
-    strings-file) echo Sources/BouncerLocalization/*.swift Sources/BouncerLocalization/Bundled/*.swift Tests/Fuzz/StringsFileFuzz.swift ;;
-    normalizer) echo Sources/BouncerModeration/*.swift Tests/Fuzz/NormalizerFuzz.swift ;;
-    rules-engine) echo Sources/BouncerModeration/*.swift Tests/Fuzz/RulesEngineFuzz.swift ;;
-    *) echo "fuzz: no target $1 (http-parser, strings-file, normalizer, rules-engine)" >&2; exit 2 ;;
-  esac
-}
+# The targets: one executable each in Tests/Fuzz/Sources.
+all=()
+for dir in Tests/Fuzz/Sources/*/; do all+=("$(basename "$dir")"); done
 
 runs() {   # with FUZZ_RUNS: inputs for the target. The engine compiles a rule set for each input
   # (about 90 a second), so it gets a 25th of the others' count: 4,000 of `make test`'s 100,000,
@@ -45,26 +40,34 @@ max_len() {   # the longest input libFuzzer makes for the target
   esac
 }
 
-# The Locking module the others import, built once for every target.
-build_locking() {
-  mkdir -p "$out/modules"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Locking -emit-module -emit-module-path "$out/modules/Locking.swiftmodule" \
-    -emit-library -static -o "$out/modules/libLocking.a" Sources/Locking/*.swift >"$out/locking-build.log" 2>&1 ||
-    { tail -20 "$out/locking-build.log"; echo "fuzz: the Locking module does not build" >&2; exit 1; }
+# The root package's modules are built as the root package declares them, with the targets' flags:
+# -Xswiftc reaches the Swift code of dependencies too, and -Xcc any C code, so all of it is
+# instrumented. -parse-as-library: the targets have no main(), libFuzzer's is linked in.
+# -enable-testing: the normalizer's target reads its internal arrays through @testable import.
+# (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
+build() {   # a target, or with none every target at once (the modules build side by side)
+  swift build -c release --package-path Tests/Fuzz --scratch-path .build/fuzz-package ${1:+--product "$1"} \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing \
+    -Xcc -fsanitize=fuzzer-no-link,address >"$out/build.log" 2>&1 ||
+    { grep -v "Cannot export local symbol" "$out/build.log" | tail -40; echo "fuzz: ${1:-the fuzz package} does not build" >&2; exit 1; }
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http-parser strings-file normalizer rules-engine)
-status=0
-build_locking
 for target in "${targets[@]}"; do
+  [[ " ${all[*]} " == *" $target "* ]] || { echo "fuzz: no target $target (${all[*]})" >&2; exit 2; }
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=("${all[@]}")
+  echo "== building ${targets[*]}"
+  build
+else
+  for target in "${targets[@]}"; do echo "== building $target"; build "$target"; done
+fi
+status=0
+for target in "${targets[@]}"; do
+  # Run as .build/fuzz/<target>, the name the targets' comments give for replaying an input.
   binary=$out/$target
-  echo "== building $target"
-  # shellcheck disable=SC2046
-  # (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz${target//-/}" \
-    -I Sources/CEpoll -I Sources/CVectorscan -I "$out/modules" -L "$out/modules" -lLocking $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
-    { grep -v "Cannot export local symbol" "$out/$target-build.log" | tail -40; echo "fuzz: $target does not build" >&2; exit 1; }
+  ln -sf "../fuzz-package/release/$target" "$binary"
   regressions=Tests/Fuzz/regressions/$target
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
     echo "== $target: replaying $(ls "$regressions" | wc -l) kept crash inputs"

@@ -1,7 +1,9 @@
-// libFuzzer target: the text normalizer every message goes through before matching. Compiled into
-// one module with the BouncerModeration sources by scripts/fuzz.sh. Beyond "does not crash": every
-// normalized byte maps back inside the original, and any span of it maps to a well-formed range of
-// the original's characters and UTF-16 units.
+// libFuzzer target: the text normalizer every message goes through before matching. Beyond "does
+// not crash": every normalized byte maps back inside the original, and any span of it maps to a
+// well-formed range of the original's characters and UTF-16 units.
+
+// The origin arrays and spans are internal to the module (scripts/fuzz.sh builds with -enable-testing).
+@testable import BouncerModeration
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNormalizer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,8 +1,7 @@
-// libFuzzer target: the rules engine, compile and check. Compiled into one module with the
-// BouncerModeration sources by scripts/fuzz.sh. The input is read as a small program: a rule set
-// from a grammar, then a text. Beyond "does not crash" (vectorscan included), every span a verdict
-// reports is a well-formed range of the original: scalar offsets inside it, UTF-16 offsets that
-// agree with them, the span's text the original's characters there, and a masked text as many
+// libFuzzer target: the rules engine, compile and check. The input is read as a small program: a
+// rule set from a grammar, then a text. Beyond "does not crash" (vectorscan included), every span a
+// verdict reports is a well-formed range of the original: scalar offsets inside it, UTF-16 offsets
+// that agree with them, the span's text the original's characters there, and a masked text as many
 // characters long as the original.
 //
 // Layout (every byte read past the end is 0, so any input is a program):
@@ -24,6 +23,7 @@
 // <file>` shows what a crash input was (without SWIFT_BACKTRACE=enable=no, Swift's backtracer
 // waits on a crash for a while).
 
+import BouncerModeration
 import Glibc
 
 private struct Program {
@@ -209,7 +209,10 @@ private let maxCharacters = 6000
 private let printing = getenv("RULES_ENGINE_FUZZ_PRINT").map { String(cString: $0) == "1" } ?? false
 
 /// To stderr, unbuffered: an input that crashes has shown what it was first.
-private func show(_ line: String) { fputs(line + "\n", stderr) }
+private func show(_ line: String) {
+    var line = line + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
 
 private func text(_ program: inout Program, samples: [String]) -> String {
     let mode = program.byte() % 8

@@ -1,7 +1,8 @@
-// libFuzzer target: the HTTP/1.1 request parser. Compiled into one module with the HTTPServer
-// sources by scripts/fuzz.sh. Beyond "does not crash", it checks that feeding the input all at
-// once and one byte at a time gives the same requests and the same error: the parser is fed
-// whatever sizes the network delivers.
+// libFuzzer target: the HTTP/1.1 request parser. Beyond "does not crash", it checks that feeding
+// the input all at once and one byte at a time gives the same requests and the same error: the
+// parser is fed whatever sizes the network delivers.
+
+import HTTPServer
 
 private struct Outcome: Equatable {
     var requests: [String] = []

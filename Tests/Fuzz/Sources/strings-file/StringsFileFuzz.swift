@@ -1,7 +1,8 @@
-// libFuzzer target: the `.strings` parser (admin uploads and override files). Compiled into one
-// module with the BouncerLocalization sources by scripts/fuzz.sh. Beyond "does not crash": a file
-// that parses is written back in the format and must parse to the same pairs, and an error points
-// inside the input.
+// libFuzzer target: the `.strings` parser (admin uploads and override files). Beyond "does not
+// crash": a file that parses is written back in the format and must parse to the same pairs, and an
+// error points inside the input.
+
+import BouncerLocalization
 
 private func quoted(_ text: String) -> String {
     var result = "\""
