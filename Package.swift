@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "BouncerLocalization", targets: ["BouncerLocalization"]),
         .library(name: "BouncerModeration", targets: ["BouncerModeration"]),
+        .library(name: "BouncerDomain", targets: ["BouncerDomain"]),
     ],
     targets: [
         .systemLibrary(

@@ -23,6 +23,7 @@
 // <file>` shows what a crash input was (without SWIFT_BACKTRACE=enable=no, Swift's backtracer
 // waits on a crash for a while).
 
+import BouncerDomain
 import BouncerModeration
 import Glibc
 
