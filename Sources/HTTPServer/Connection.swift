@@ -173,7 +173,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                     setDeadline(bodyStarted + context.limits.bodyIdleTimeout.nanoseconds)
                 }
                 if head.expectsContinue {
-                    queueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    queueOutput(ResponseSerializer.continueResponse)
                     if !flush() { return }
                 }
             case .body(let bytes):
@@ -241,82 +241,59 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     private func handle(_ pending: PendingRequest) {
         deadline = 0
-        let request = Request(head: pending.head, body: pending.body, id: pending.id, maxJSONDepth: context.limits.maxJSONDepth)
+        var request = Request(head: pending.head, body: pending.body, id: pending.id, maxJSONDepth: context.limits.maxJSONDepth)
         switch pending.match {
+        case .found(let handler, let parameters):
+            request.parameters = parameters
+            run(handler, on: request, answering: pending)
         case .notFound:
             respond(to: pending, with: context.render(HTTPError.notFound(), request: request))
         case .methodNotAllowed(let allowed):
-            let allowedList = allowed.joined(separator: ", ")
-            var error = HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                  detail: "\(pending.head.method) is not allowed here; allowed: \(allowedList).",
-                                  detailArguments: [pending.head.method, allowedList])
-            error.headers.set("Allow", allowed.joined(separator: ", "))
-            respond(to: pending, with: context.render(error, request: request))
-        case .found(let handler, let parameters):
-            var request = request
-            request.parameters = parameters
-            switch handler {
-            case .immediate(let body):
-                let response: Response
-                do {
-                    response = try body(request)
-                } catch {
-                    response = context.render(error, request: request)
-                }
-                respond(to: pending, with: response)
-            case .async(let body):
-                let context = self.context
-                Task {
-                    let response: Response
-                    do {
-                        response = try await body(request)
-                    } catch {
-                        response = context.render(error, request: request)
-                    }
-                    self.loop.execute {
-                        self.respond(to: pending, with: response)
-                        self.continueAfterResponse()
-                    }
-                }
-            case .callback(let body):
-                let context = self.context
-                let request = request
-                let finish: @Sendable (_ build: () throws -> Response) -> Void = { build in
-                    let response: Response
-                    do {
-                        response = try build()
-                    } catch {
-                        response = context.render(error, request: request)
-                    }
-                    self.respond(to: pending, with: response)
-                    self.continueAfterResponse()
-                }
-                // The request and its state are captured once, here, by `finish`: the responder
-                // is called on another thread (for a send, the store's writer, which every send
-                // waits for), where it should only hand the builder over.
-                let loop = self.loop
-                let responder = Responder { build in loop.execute { finish(build) } }
-                do {
-                    try body(request, responder)
-                } catch {
-                    responder.fail(error)
-                }
+            respond(to: pending, with: context.render(HTTPError.methodNotAllowed(request.method, allowed: allowed), request: request))
+        }
+    }
+
+    private func run(_ handler: Handler, on request: Request, answering pending: PendingRequest) {
+        let context = self.context
+        switch handler {
+        case .immediate(let body):
+            respond(to: pending, with: context.response(Result { try body(request) }, to: request))
+        case .async(let body):
+            Task {
+                let response = context.response(await Result { try await body(request) }, to: request)
+                self.loop.execute { self.finish(pending, with: response) }
+            }
+        case .callback(let body):
+            let finish: @Sendable (_ build: () throws -> Response) -> Void = { build in
+                self.finish(pending, with: context.response(Result(catching: build), to: request))
+            }
+            // The request and its state are captured once, here, by `finish`: the responder
+            // is called on another thread (for a send, the store's writer, which every send
+            // waits for), where it should only hand the builder over.
+            let loop = self.loop
+            let responder = Responder { build in loop.execute { finish(build) } }
+            do {
+                try body(request, responder)
+            } catch {
+                responder.fail(error)
             }
         }
+    }
+
+    /// Answers a request handled outside the input loop, then goes on with pipelined input.
+    private func finish(_ pending: PendingRequest, with response: Response) {
+        respond(to: pending, with: response)
+        continueAfterResponse()
     }
 
     private func respond(to pending: PendingRequest, with response: Response) {
         guard !closed else { return }
         let head = pending.head
         let close = !head.keepAlive || draining || peerClosedInput
-        let omitBody = head.method == "HEAD" || response.status.code == 204 || response.status.code == 304
-        queueOutput(serialize(response, requestID: pending.id, keepAlive: !close, http10: head.version.minor == 0, omitBody: omitBody))
         requestsServed += 1
-        context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: head.method, path: String(head.path), route: pending.route, status: response.status.code,
-            bytes: omitBody ? 0 : response.body.count, duration: ContinuousClock.now - pending.started))
         afterWrite = .finishRequest(close: close)
-        _ = flush()
+        let omitBody = ResponseSerializer.omitsBody(method: head.method, status: response.status)
+        send(response, to: pending, keepAlive: !close, omitBody: omitBody, loggedBytes: omitBody ? 0 : response.body.count)
     }
 
     /// Answers a request that could not be parsed or timed out, then closes: after a framing
@@ -328,54 +305,26 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         current = nil
         busy = true
         readPaused = true
-        let response = context.render(error, request: nil, requestID: pending.id)
-        queueOutput(serialize(response, requestID: pending.id, keepAlive: false, http10: false, omitBody: pending.head.method == "HEAD"))
-        context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: pending.head.method, path: String(pending.head.path), route: pending.route,
-            status: response.status.code,
-            bytes: response.body.count, duration: ContinuousClock.now - pending.started))
         afterWrite = .close
-        _ = flush()
+        let response = context.render(error, requestID: pending.id)
+        // The access log counts the body here even when a HEAD request leaves it out.
+        send(response, to: pending, keepAlive: false, omitBody: pending.head.method == "HEAD", loggedBytes: response.body.count)
+    }
+
+    /// Queues a response, reports it to the access log, and writes what it can.
+    private func send(_ response: Response, to pending: PendingRequest, keepAlive: Bool, omitBody: Bool, loggedBytes: Int) {
+        let head = pending.head
+        queueOutput(ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive,
+                                                 http10: head.version.minor == 0, omitBody: omitBody))
+        context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
+                                                       bytes: loggedBytes, started: pending.started))
+        flush()
     }
 
     private static func requestID(for head: RequestHead) -> String {
         if let incoming = head.headers["x-request-id"], RequestID.isValid(incoming) { return incoming }
         return RequestID.make()
     }
-
-    private func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(192 + (omitBody ? 0 : response.body.count))
-        func line(_ name: String, _ value: String) {
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
-        }
-        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
-        bytes.append(contentsOf: String(response.status.code).utf8)
-        bytes.append(ASCII.space)
-        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
-        bytes.append(contentsOf: "\r\n".utf8)
-        for field in response.headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            line(field.name, field.value)
-        }
-        if response.status.code != 204 && response.status.code != 304 {
-            line("Content-Length", String(response.body.count))
-        }
-        line("Date", HTTPDate.shared.now)
-        line("X-Request-Id", requestID)
-        if !keepAlive {
-            line("Connection", "close")
-        } else if http10 {
-            line("Connection", "keep-alive")
-        }
-        bytes.append(contentsOf: "\r\n".utf8)
-        if !omitBody { bytes.append(contentsOf: response.body) }
-        return bytes
-    }
-
-    private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
 
     // MARK: - Writing
 
