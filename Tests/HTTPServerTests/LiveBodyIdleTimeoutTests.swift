@@ -56,17 +56,18 @@ struct LiveBodyIdleTimeoutTests {
 
     @Test("a body that keeps arriving within the idle timeout is not cut off")
     func steadyBody() async throws {
-        // Pieces every 200 ms for 2 s against a 1 s idle timeout: the whole body takes longer
-        // than the timeout, so it passes only if each piece extends it. The client runs on a
-        // thread of its own, so tests busy on the shared pool cannot make it late.
+        // Pieces every 100 ms for 1 s against a 500 ms idle timeout: the whole body takes longer
+        // than the timeout, so it passes only if each piece read extends it (the timing itself is
+        // ConnectionStateMachineTests'). The client runs on a thread of its own, so tests busy on
+        // the shared pool cannot make it late.
         var limits = ServerLimits()
-        limits.bodyIdleTimeout = .seconds(1)
+        limits.bodyIdleTimeout = .milliseconds(500)
         try await withLiveServer(limits: limits) { _, port in
             let response = try await blocking {
                 let client = try RawHTTPClient(port: port)
                 try client.send(Self.head)
                 for piece in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"] {
-                    Thread.sleep(forTimeInterval: 0.2)
+                    Thread.sleep(forTimeInterval: 0.1)
                     try client.send(piece)
                 }
                 return try client.readResponse(timeout: .seconds(10))
