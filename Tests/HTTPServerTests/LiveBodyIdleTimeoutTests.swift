@@ -18,7 +18,7 @@ struct LiveBodyIdleTimeoutTests {
 
     static let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"
 
-    static func expectTimedOut(_ client: RawClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func expectTimedOut(_ client: RawHTTPClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let response = try await client.readResponse(timeout: .seconds(2))
         expectProblem(response, status: 408, code: "request_timeout", sourceLocation: sourceLocation)
         #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
@@ -28,7 +28,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("head, then part of the body in a later read, then a stall: 408")
     func stallAfterSeparateBodyRead() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head)
             try await Task.sleep(for: .milliseconds(50))
             try await client.send("abc")
@@ -39,7 +39,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("head and part of the body in the same read, then a stall: 408")
     func stallAfterHeadAndBodyInOneRead() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head + "abc")
             try await Self.expectTimedOut(client)
         }
@@ -48,7 +48,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("a complete head and then no body byte at all: 408")
     func stallBeforeFirstBodyByte() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head)
             try await Self.expectTimedOut(client)
         }
