@@ -1,15 +1,17 @@
 import Dispatch
 import Glibc
 
-/// One client connection: the socket's I/O, the parser and the handlers, driven by a
-/// `ConnectionStateMachine`, which decides when to read, answer, close or time out. Every piece of
-/// state is touched only on its event loop's thread, where readiness events, deadlines and
-/// handed-over work arrive; that confinement is why the class may be Sendable.
+/// One client connection: the socket's I/O and the parser, driving a `ConnectionStateMachine`,
+/// which decides when to read, answer, close or time out (the handlers are run in
+/// Connection+Handling.swift). Every piece of state is touched only on its event loop's thread,
+/// where readiness events, deadlines and handed-over work arrive; that confinement is why the
+/// class may be Sendable.
 ///
 /// Requests are handled one at a time: while one is being answered the parser keeps the bytes of
 /// pipelined requests behind it (reading pauses once enough are buffered), so responses go out
 /// in request order. The descriptor is closed only after the loop has stopped watching it.
 final class Connection: EventLoop.Handler, @unchecked Sendable {
+    /// A request being read or handled, with what answering and logging it take.
     struct PendingRequest {
         var head: RequestHead
         var body: [UInt8] = []

@@ -48,7 +48,7 @@ struct ConnectionStateMachine {
     private(set) var peerHungUp = false
     private var draining = false
     /// Output waits for the peer to read it: the loop watches the socket for writability.
-    private var writeBlocked = false
+    private var isWriteBlocked = false
     private var servedAny = false
     /// When the current phase expires (nil: it does not).
     private var deadline: UInt64?
@@ -90,9 +90,10 @@ struct ConnectionStateMachine {
         return isReading
     }
 
-    /// Bytes were read: those of a body push its idle deadline out.
-    mutating func bytesRead(now: UInt64) {
-        if case .body = phase { setDeadline(now + limits.bodyIdleTimeout.nanoseconds) }
+    /// Bytes were read: those of a body push its idle deadline out. (The time is asked for only
+    /// then: most reads are of requests without a body.)
+    mutating func bytesRead(now: @autoclosure () -> UInt64) {
+        if case .body = phase { setDeadline(now() + limits.bodyIdleTimeout.nanoseconds) }
     }
 
     /// A read found the end of the peer's input: nothing more is read.
@@ -195,15 +196,15 @@ struct ConnectionStateMachine {
     /// Whether the loop is to start watching for writability.
     mutating func writeBlocked(now: UInt64) -> Bool {
         setDeadline(now + limits.writeTimeout.nanoseconds)
-        defer { writeBlocked = true }
-        return !writeBlocked
+        defer { isWriteBlocked = true }
+        return !isWriteBlocked
     }
 
     /// Everything queued is written: whether the loop is to stop watching for writability, and
     /// whether to close now (after an error, or a response that ends the connection).
     mutating func writeCompleted() -> (stopWatchingWritable: Bool, close: Bool) {
-        let stopWatching = writeBlocked
-        writeBlocked = false
+        let stopWatching = isWriteBlocked
+        isWriteBlocked = false
         switch phase {
         case .responding(let thenClose):
             if !thenClose { phase = .idle }
@@ -263,7 +264,7 @@ struct ConnectionStateMachine {
         }
         self.deadline = nil
         // The peer stopped reading its response.
-        if writeBlocked { return .close }
+        if isWriteBlocked { return .close }
         switch phase {
         case .idle:
             // An idle keep-alive connection, or one that never sent anything.
