@@ -1,68 +1,50 @@
 import Dispatch
 import Glibc
 
-/// One client connection. Every piece of state is touched only on its event loop's thread, where
-/// readiness events, deadlines and handed-over work arrive; that confinement is why the class may
-/// be Sendable.
+/// One client connection: the socket's I/O and the parser, driving a `ConnectionStateMachine`,
+/// which decides when to read, answer, close or time out (the handlers are run in
+/// Connection+Handling.swift). Every piece of state is touched only on its event loop's thread,
+/// where readiness events, deadlines and handed-over work arrive; that confinement is why the
+/// class may be Sendable.
 ///
 /// Requests are handled one at a time: while one is being answered the parser keeps the bytes of
 /// pipelined requests behind it (reading pauses once enough are buffered), so responses go out
 /// in request order. The descriptor is closed only after the loop has stopped watching it.
 final class Connection: EventLoop.Handler, @unchecked Sendable {
-    private struct PendingRequest {
+    /// A request being read or handled, with what answering and logging it take.
+    struct PendingRequest {
         var head: RequestHead
         var body: [UInt8] = []
         var id: String
         var started: ContinuousClock.Instant
-        /// The most body bytes its route takes.
-        var bodyLimit = 0
         /// Where routing sent it, decided when the head arrived.
         var match: Router.Match = .notFound
         /// The template of the route it matched (nil: none), for the access log and metrics.
         var route: String?
     }
 
-    private enum AfterWrite {
-        case nothing
-        case finishRequest(close: Bool)
-        case close
-    }
-
     let loop: EventLoop
     private let fd: Int32
-    private let context: ServerContext
+    let context: ServerContext
     private var parser: HTTPRequestParser
     private var token: UInt64 = 0
-    /// Input is left in the socket (the pipeline buffer is full, or the peer closed its side).
-    private var readPaused = false
-    /// The peer's side is closed (reported by the loop); reads go on to its EOF.
-    private var peerHungUp = false
-    private var watchingWritable = false
+    private var state: ConnectionStateMachine {
+        didSet {
+            // The loop wakes only for deadlines it was told of: one set earlier than it knew, or
+            // set again after the last was reached.
+            if state.deadlineDue != oldValue.deadlineDue && state.deadlineDue != .max {
+                loop.deadlineMoved(to: state.deadlineDue)
+            }
+        }
+    }
 
     private var current: PendingRequest?
-    /// A request is being handled or its response written; input waits behind it.
-    private var busy = false
     private var output: [UInt8] = []
     private var outputOffset = 0
-    private var afterWrite = AfterWrite.nothing
-    private var peerClosedInput = false
-    private var draining = false
-    private(set) var closed = false
-    private var requestsServed = 0
 
-    // Timeouts: `deadline` is when the current phase expires (0: none). `deadlineDue` is when the
-    // loop next calls `deadlineReached`; it moves only earlier, so a deadline pushed out (every
-    // request does) costs nothing until the old one is reached.
-    private var deadline: UInt64 = 0
-    /// When the current request's body began (its head was read; 0: no body being read), and the
-    /// body bytes since, for the minimum body rate.
-    private var bodyStarted: UInt64 = 0
-    private var bodyReceived = 0
-    private(set) var deadlineDue: UInt64 = .max
-    private var headStarted: UInt64 = 0
+    var closed: Bool { state.isClosed }
+    var deadlineDue: UInt64 { state.deadlineDue }
 
-    /// Pipelined bytes buffered while a request is handled before reading pauses.
-    private static let pipelineBufferLimit = 64 * 1024
     /// Most bytes read in one wake-up, so one fast client cannot starve the others on its thread.
     private static let readBudget = 256 * 1024
 
@@ -73,6 +55,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         var parserLimits = context.limits
         parserLimits.maxBodyBytes = max(parserLimits.maxBodyBytes, context.router.largestBodyLimit ?? 0)
         self.parser = HTTPRequestParser(limits: parserLimits)
+        self.state = ConnectionStateMachine(limits: context.limits)
     }
 
     /// Starts watching the socket. Call on the loop's thread.
@@ -86,8 +69,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             close()
             return
         }
-        // A new connection has as long to send its first request head as any other.
-        setDeadline(Self.now() + context.limits.headerTimeout.nanoseconds)
+        state.started(now: Self.now())
         // Bytes that arrived before registration raise no edge: look for them now.
         readable(hangUp: false)
     }
@@ -95,30 +77,23 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     // MARK: - Reading
 
     func readable(hangUp: Bool = false) {
-        // Edge-triggered: a hang-up reported with data raises no second edge, so remember it
-        // (even while reading is paused) and read through to the EOF.
-        if hangUp { peerHungUp = true }
-        guard !closed, !readPaused else { return }
-        guard readAvailable() >= 0 else { return }
+        guard state.readable(hangUp: hangUp), readAvailable() >= 0 else { return }
         processInput()
     }
 
     /// Reads what the socket has into the parser: the byte count, or -1 when the connection
-    /// failed and was closed. Body bytes push the body idle deadline out.
+    /// failed and was closed.
     private func readAvailable() -> Int {
         var total = 0
         let buffer = loop.readBuffer
         reading: while total < Self.readBudget {
-            let result = Socket.read(fd, into: buffer)
-            if case .bytes(let count) = result {
-                parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            }
-            switch result {
+            switch Socket.read(fd, into: buffer) {
             case .bytes(let count):
+                parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 total += count
                 // A short read drained the socket (a later arrival raises a new edge), unless the
-                // peer hung up: then its EOF is still to be read.
-                if count < buffer.count && !peerHungUp { break reading }
+                // peer hung up: then its end is still to be read.
+                if count < buffer.count && !state.peerHungUp { break reading }
                 if total >= Self.readBudget {
                     // Not drained, and no new edge will come for what is left: read on later,
                     // after the other connections of this loop have had their turn.
@@ -127,28 +102,25 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             case .wouldBlock:
                 break reading
             case .closed:
-                peerClosedInput = true
-                readPaused = true
+                state.inputEnded()
                 break reading
             case .failed:
                 close()
                 return -1
             }
         }
-        if total > 0, parser.isReadingBody {
-            setDeadline(Self.now() + context.limits.bodyIdleTimeout.nanoseconds)
-        }
+        if total > 0 { state.bytesRead(now: Self.now()) }
         return total
     }
 
     /// Turns buffered bytes into requests until one is being handled or more bytes are needed.
     private func processInput() {
-        while !busy && !closed {
+        while state.isTakingRequests {
             let event: HTTPParserEvent?
             do {
                 event = try parser.next()
             } catch {
-                failRequest(HTTPError(error))
+                failRequest(state.parseFailed(error))
                 return
             }
             guard let event else { break }
@@ -157,24 +129,16 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 let route = context.router.route(method: head.method, path: head.path)
                 current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now, match: route.match,
                                          route: route.template)
-                headStarted = 0
-                if head.framing != .none {
-                    // The parser allows the largest body of any route; this route may take less.
-                    let limit = route.bodyLimit ?? context.limits.maxBodyBytes
-                    current?.bodyLimit = limit
-                    if case .length(let length) = head.framing, length > limit {
-                        failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
-                        return
-                    }
-                    // The body clock starts with the head, so a client that sends a head and
-                    // then stalls is closed after the body idle timeout, not a longer one.
-                    bodyStarted = Self.now()
-                    bodyReceived = 0
-                    setDeadline(bodyStarted + context.limits.bodyIdleTimeout.nanoseconds)
-                }
-                if head.expectsContinue {
-                    queueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                // The parser allows the largest body of any route; this route may take less.
+                switch state.headReceived(head, bodyLimit: route.bodyLimit ?? context.limits.maxBodyBytes, now: Self.now()) {
+                case .readBody:
+                    break
+                case .sendContinue:
+                    queueOutput(ResponseSerializer.continueResponse)
                     if !flush() { return }
+                case .fail(let error):
+                    failRequest(error)
+                    return
                 }
             case .body(let bytes):
                 // A body that arrives in one piece (most do) is taken as it is, not copied.
@@ -183,199 +147,76 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 } else {
                     current?.body.append(contentsOf: bytes)
                 }
-                // Read in place: binding `current` to a constant would copy the whole request.
-                if let limit = current?.bodyLimit, let count = current?.body.count, count > limit {
-                    failRequest(HTTPError(HTTPRequestParser.bodyTooLarge(limit)))
-                    return
-                }
-                bodyReceived += bytes.count
-                if isBodyTooSlow() {
-                    failRequest(HTTPError(.requestTimeout, code: "body_too_slow",
-                                          detail: "The request body arrived slower than the server accepts."))
+                if case .fail(let error) = state.bodyReceived(count: bytes.count, now: Self.now()) {
+                    failRequest(error)
                     return
                 }
             case .end:
-                bodyStarted = 0
                 if let request = current.take() {
-                    busy = true
+                    state.requestReceived()
                     handle(request)
                 }
             }
         }
-        guard !closed else { return }
-        if !busy {
-            if peerClosedInput {
-                // The peer sent all it will; what is left is an incomplete request or nothing.
-                close()
-                return
-            }
-            if draining && parser.isBetweenRequests {
-                close()
-                return
-            }
-            updateIdleDeadline()
-        }
-        if busy && parser.bufferedByteCount >= Self.pipelineBufferLimit {
-            readPaused = true
-        } else if readPaused && !peerClosedInput {
-            // Edge-triggered: what arrived while paused raised its edge already, so read it now.
-            readPaused = false
+        guard !state.isClosed else { return }
+        switch state.inputProcessed(betweenRequests: parser.isBetweenRequests, bufferedBytes: parser.bufferedByteCount,
+                                    now: Self.now()) {
+        case .none:
+            break
+        case .resumeReading:
             loop.execute { self.readable(hangUp: false) }
+        case .close:
+            close()
         }
     }
 
-    private func updateIdleDeadline() {
-        if parser.isBetweenRequests {
-            let timeout = requestsServed == 0 ? context.limits.headerTimeout : context.limits.keepAliveIdleTimeout
-            setDeadline(Self.now() + timeout.nanoseconds)
-            headStarted = 0
-        } else if !parser.isReadingBody && headStarted == 0 {
-            // The header timeout runs from the first byte of the head and is never extended,
-            // so a client trickling bytes cannot hold the connection.
-            headStarted = Self.now()
-            setDeadline(headStarted + context.limits.headerTimeout.nanoseconds)
-        }
+    // MARK: - Responding
+
+    /// Answers a request handled outside the input loop, then goes on with pipelined input.
+    /// (Inside the loop, the loop itself goes on: no recursion however many are pipelined.)
+    func finish(_ pending: PendingRequest, with response: Response) {
+        respond(to: pending, with: response)
+        continueAfterResponse()
     }
 
-    // MARK: - Handling
-
-    private func handle(_ pending: PendingRequest) {
-        deadline = 0
-        let request = Request(head: pending.head, body: pending.body, id: pending.id, maxJSONDepth: context.limits.maxJSONDepth)
-        switch pending.match {
-        case .notFound:
-            respond(to: pending, with: context.render(HTTPError.notFound(), request: request))
-        case .methodNotAllowed(let allowed):
-            let allowedList = allowed.joined(separator: ", ")
-            var error = HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                  detail: "\(pending.head.method) is not allowed here; allowed: \(allowedList).",
-                                  detailArguments: [pending.head.method, allowedList])
-            error.headers.set("Allow", allowed.joined(separator: ", "))
-            respond(to: pending, with: context.render(error, request: request))
-        case .found(let handler, let parameters):
-            var request = request
-            request.parameters = parameters
-            switch handler {
-            case .immediate(let body):
-                let response: Response
-                do {
-                    response = try body(request)
-                } catch {
-                    response = context.render(error, request: request)
-                }
-                respond(to: pending, with: response)
-            case .async(let body):
-                let context = self.context
-                Task {
-                    let response: Response
-                    do {
-                        response = try await body(request)
-                    } catch {
-                        response = context.render(error, request: request)
-                    }
-                    self.loop.execute {
-                        self.respond(to: pending, with: response)
-                        self.continueAfterResponse()
-                    }
-                }
-            case .callback(let body):
-                let context = self.context
-                let request = request
-                let finish: @Sendable (_ build: () throws -> Response) -> Void = { build in
-                    let response: Response
-                    do {
-                        response = try build()
-                    } catch {
-                        response = context.render(error, request: request)
-                    }
-                    self.respond(to: pending, with: response)
-                    self.continueAfterResponse()
-                }
-                // The request and its state are captured once, here, by `finish`: the responder
-                // is called on another thread (for a send, the store's writer, which every send
-                // waits for), where it should only hand the builder over.
-                let loop = self.loop
-                let responder = Responder { build in loop.execute { finish(build) } }
-                do {
-                    try body(request, responder)
-                } catch {
-                    responder.fail(error)
-                }
-            }
-        }
+    private func continueAfterResponse() {
+        if state.isTakingRequests { processInput() }
     }
 
-    private func respond(to pending: PendingRequest, with response: Response) {
-        guard !closed else { return }
+    func respond(to pending: PendingRequest, with response: Response) {
+        guard !state.isClosed else { return }
         let head = pending.head
-        let close = !head.keepAlive || draining || peerClosedInput
-        let omitBody = head.method == "HEAD" || response.status.code == 204 || response.status.code == 304
-        queueOutput(serialize(response, requestID: pending.id, keepAlive: !close, http10: head.version.minor == 0, omitBody: omitBody))
-        requestsServed += 1
-        context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: head.method, path: String(head.path), route: pending.route, status: response.status.code,
-            bytes: omitBody ? 0 : response.body.count, duration: ContinuousClock.now - pending.started))
-        afterWrite = .finishRequest(close: close)
-        _ = flush()
+        let keepAlive = state.responseReady(keepAliveRequested: head.keepAlive)
+        let omitBody = ResponseSerializer.omitsBody(method: head.method, status: response.status)
+        send(response, to: pending, keepAlive: keepAlive, omitBody: omitBody, loggedBytes: omitBody ? 0 : response.body.count)
     }
 
-    /// Answers a request that could not be parsed or timed out, then closes: after a framing
-    /// error nothing that follows on this connection can be trusted.
+    /// Answers a request that could not be parsed, was too large or timed out, then closes: after
+    /// a framing error nothing that follows on this connection can be trusted.
     private func failRequest(_ error: HTTPError) {
         let pending = current ?? PendingRequest(
             head: RequestHead(method: "-", target: "-", version: .http1_1, headers: [:], framing: .none, keepAlive: false, expectsContinue: false),
             id: RequestID.make(), started: .now)
         current = nil
-        busy = true
-        readPaused = true
-        let response = context.render(error, request: nil, requestID: pending.id)
-        queueOutput(serialize(response, requestID: pending.id, keepAlive: false, http10: false, omitBody: pending.head.method == "HEAD"))
-        context.events.requestCompleted(AccessLogEntry(
-            requestID: pending.id, method: pending.head.method, path: String(pending.head.path), route: pending.route,
-            status: response.status.code,
-            bytes: response.body.count, duration: ContinuousClock.now - pending.started))
-        afterWrite = .close
-        _ = flush()
+        let response = context.render(error, requestID: pending.id)
+        // The access log counts the body here even when a HEAD request leaves it out.
+        send(response, to: pending, keepAlive: false, omitBody: pending.head.method == "HEAD", loggedBytes: response.body.count)
+    }
+
+    /// Queues a response, reports it to the access log, and writes what it can.
+    private func send(_ response: Response, to pending: PendingRequest, keepAlive: Bool, omitBody: Bool, loggedBytes: Int) {
+        let head = pending.head
+        queueOutput(ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive,
+                                                 http10: head.version.minor == 0, omitBody: omitBody))
+        context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
+                                                       bytes: loggedBytes, started: pending.started))
+        flush()
     }
 
     private static func requestID(for head: RequestHead) -> String {
         if let incoming = head.headers["x-request-id"], RequestID.isValid(incoming) { return incoming }
         return RequestID.make()
     }
-
-    private func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(192 + (omitBody ? 0 : response.body.count))
-        func line(_ name: String, _ value: String) {
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
-        }
-        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
-        bytes.append(contentsOf: String(response.status.code).utf8)
-        bytes.append(ASCII.space)
-        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
-        bytes.append(contentsOf: "\r\n".utf8)
-        for field in response.headers where !Self.managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            line(field.name, field.value)
-        }
-        if response.status.code != 204 && response.status.code != 304 {
-            line("Content-Length", String(response.body.count))
-        }
-        line("Date", HTTPDate.shared.now)
-        line("X-Request-Id", requestID)
-        if !keepAlive {
-            line("Connection", "close")
-        } else if http10 {
-            line("Connection", "keep-alive")
-        }
-        bytes.append(contentsOf: "\r\n".utf8)
-        if !omitBody { bytes.append(contentsOf: response.body) }
-        return bytes
-    }
-
-    private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
 
     // MARK: - Writing
 
@@ -397,7 +238,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             case .bytes(let count):
                 outputOffset += count
             case .wouldBlock:
-                waitForWritable()
+                if state.writeBlocked(now: Self.now()) { loop.watchWritable(fd, token: token, true) }
                 return false
             case .closed, .failed:
                 close()
@@ -406,116 +247,49 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         }
         output.removeAll(keepingCapacity: false)
         outputOffset = 0
-        if watchingWritable {
-            watchingWritable = false
-            loop.watchWritable(fd, token: token, false)
-        }
-        let action = afterWrite
-        afterWrite = .nothing
-        switch action {
-        case .nothing:
-            break
-        case .close:
-            close()
-        case .finishRequest(let close):
-            busy = false
-            if close { self.close() }
-        }
+        let written = state.writeCompleted()
+        if written.stopWatchingWritable { loop.watchWritable(fd, token: token, false) }
+        if written.close { close() }
         return true
     }
 
-    /// After a response finished writing outside the input loop, goes on with pipelined input.
-    /// (Inside the loop, the loop itself goes on: no recursion however many are pipelined.)
-    private func continueAfterResponse() {
-        if !busy && !closed { processInput() }
-    }
-
-    private func waitForWritable() {
-        setDeadline(Self.now() + context.limits.writeTimeout.nanoseconds)
-        if !watchingWritable {
-            watchingWritable = true
-            loop.watchWritable(fd, token: token, true)
-        }
-    }
-
     func writable() {
-        if !closed && outputOffset < output.count && flush() { continueAfterResponse() }
+        if !state.isClosed && outputOffset < output.count && flush() { continueAfterResponse() }
     }
 
     // MARK: - Timeouts
 
-    private func setDeadline(_ value: UInt64) {
-        deadline = value
-        if value < deadlineDue {
-            deadlineDue = value
-            loop.deadlineMoved(to: value)
-        }
-    }
-
     func deadlineReached() {
-        deadlineDue = .max
-        guard !closed, deadline != 0 else { return }
-        if Self.now() >= deadline, !readPaused, !busy {
-            // On a loaded machine the deadline can be checked before bytes that arrived in time:
-            // read what is waiting before calling the client late.
+        var action = state.deadlineReached(now: Self.now())
+        if case .readFirst = action {
             let read = readAvailable()
             if read < 0 { return }
             if read > 0 { processInput() }
-            guard !closed, deadline != 0 else { return }
+            action = state.timePassed(now: Self.now())
         }
-        let now = Self.now()
-        if now < deadline {
-            setDeadline(deadline)
-            return
-        }
-        deadline = 0
-        if outputOffset < output.count {
-            close()  // The peer stopped reading its response.
-        } else if busy {
-            return
-        } else if parser.isBetweenRequests {
-            close()  // Idle keep-alive, or a connection that never sent anything.
-        } else {
-            failRequest(HTTPError(.requestTimeout, code: "request_timeout", detail: "The request was not received in time."))
+        switch action {
+        case .none, .readFirst:
+            break
+        case .close:
+            close()
+        case .fail(let error):
+            failRequest(error)
         }
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    /// Whether the body being read has fallen below the minimum average rate, after the grace.
-    private func isBodyTooSlow() -> Bool {
-        guard bodyStarted != 0 else { return false }
-        let elapsed = Self.now() &- bodyStarted
-        let grace = context.limits.bodyRateGrace.nanoseconds
-        guard elapsed > grace else { return false }
-        return Double(bodyReceived) < Double(context.limits.bodyMinimumRate) * Double(elapsed) / 1e9
-    }
-
     // MARK: - Closing
 
     /// Graceful shutdown: close now if idle, else after the request in progress is answered.
     func drain() {
-        guard !closed else { return }
-        draining = true
-        if !busy && parser.isBetweenRequests {
-            close()
-        }
+        if state.drainRequested() { close() }
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
-        busy = true
-        deadlineDue = .max
+        guard state.close() else { return }
         if token != 0 { loop.deregister(fd, token: token) }
         Glibc.close(fd)
         context.connectionClosed(self)
-    }
-}
-
-extension Duration {
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }

@@ -1,16 +1,3 @@
-/// One finished request, for the access log.
-public struct AccessLogEntry: Sendable {
-    public var requestID: String
-    public var method: String
-    public var path: String
-    /// The template of the matched route (`/v1/messages/{id}`); nil when none matched.
-    public var route: String?
-    public var status: Int
-    /// Body bytes sent.
-    public var bytes: Int
-    public var duration: Duration
-}
-
 /// What the server reports to whoever runs it: the server itself writes no logs.
 public struct ServerEvents: Sendable {
     public var requestCompleted: @Sendable (AccessLogEntry) -> Void

@@ -42,7 +42,7 @@ import TestSupport
             #expect(try ServiceProcess.run(["migrate"] + options).status == 0)
             let file = migrations + "/0001_service_meta.sql"
             try (String(contentsOfFile: file, encoding: .utf8) + "\n-- edited\n").write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: RawHTTPError.self) { _ = try ServiceProcess(arguments: options) }
+            #expect(throws: ServiceStartError.self) { _ = try ServiceProcess(arguments: options) }
             let refused = try ServiceProcess.run(["serve", "--port", "0"] + options)
             #expect(refused.status == 1)
             #expect(refused.output.contains("changed after it was applied"))

@@ -43,7 +43,7 @@ import TestSupport
         #expect(!seen.isEmpty)
         #expect(seen.allSatisfy { $0 == 200 }, "statuses other than 200: \(Set(seen))")
         for client in idle {
-            let closed = try await blocking { try client.waitForClose(timeout: .seconds(1)) }
+            let closed = try await blocking { client.closesWithin(.seconds(1)) }
             #expect(closed)
         }
         let stopped = try await blocking { service.waitForOutput(containing: "\"msg\":\"stopped\"") }

@@ -18,7 +18,7 @@ struct LiveBodyIdleTimeoutTests {
 
     static let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"
 
-    static func expectTimedOut(_ client: RawClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func expectTimedOut(_ client: RawHTTPClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let response = try await client.readResponse(timeout: .seconds(2))
         expectProblem(response, status: 408, code: "request_timeout", sourceLocation: sourceLocation)
         #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
@@ -28,7 +28,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("head, then part of the body in a later read, then a stall: 408")
     func stallAfterSeparateBodyRead() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head)
             try await Task.sleep(for: .milliseconds(50))
             try await client.send("abc")
@@ -39,7 +39,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("head and part of the body in the same read, then a stall: 408")
     func stallAfterHeadAndBodyInOneRead() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head + "abc")
             try await Self.expectTimedOut(client)
         }
@@ -48,7 +48,7 @@ struct LiveBodyIdleTimeoutTests {
     @Test("a complete head and then no body byte at all: 408")
     func stallBeforeFirstBodyByte() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(Self.head)
             try await Self.expectTimedOut(client)
         }
@@ -56,17 +56,18 @@ struct LiveBodyIdleTimeoutTests {
 
     @Test("a body that keeps arriving within the idle timeout is not cut off")
     func steadyBody() async throws {
-        // Pieces every 200 ms for 2 s against a 1 s idle timeout: the whole body takes longer
-        // than the timeout, so it passes only if each piece extends it. The client runs on a
-        // thread of its own, so tests busy on the shared pool cannot make it late.
+        // Pieces every 100 ms for 1 s against a 500 ms idle timeout: the whole body takes longer
+        // than the timeout, so it passes only if each piece read extends it (the timing itself is
+        // ConnectionStateMachineTests'). The client runs on a thread of its own, so tests busy on
+        // the shared pool cannot make it late.
         var limits = ServerLimits()
-        limits.bodyIdleTimeout = .seconds(1)
+        limits.bodyIdleTimeout = .milliseconds(500)
         try await withLiveServer(limits: limits) { _, port in
             let response = try await blocking {
                 let client = try RawHTTPClient(port: port)
                 try client.send(Self.head)
                 for piece in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"] {
-                    Thread.sleep(forTimeInterval: 0.2)
+                    Thread.sleep(forTimeInterval: 0.1)
                     try client.send(piece)
                 }
                 return try client.readResponse(timeout: .seconds(10))

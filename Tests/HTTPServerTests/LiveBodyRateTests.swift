@@ -18,7 +18,7 @@ struct LiveBodyRateTests {
     @Test("a body trickled a byte every 100 ms is cut off after the grace with 408 and a close")
     func trickledBodyIsCutOff() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
             let started = ContinuousClock.now
             var sent = 0
@@ -40,14 +40,14 @@ struct LiveBodyRateTests {
     @Test("a body sent at speed after a pause within the grace is taken")
     func aBodyAtSpeedIsTaken() async throws {
         try await withLiveServer(limits: Self.limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let body = String(repeating: "b", count: 50_000)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
             try await Task.sleep(for: .milliseconds(300))
             try await client.send(body)
             let response = try await client.readResponse(timeout: TestTiming.scaled(.seconds(3)))
             #expect(response.status == 200)
-            #expect(response.bodyText == body)
+            #expect(response.text == body)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite("Live server: keep-alive, pipelining and closing")
@@ -6,16 +7,16 @@ struct LiveConnectionReuseTests {
     @Test("two requests on one keep-alive connection are both answered")
     func keepAlive() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/hello"))
             let first = try await client.readResponse()
             #expect(first.status == 200)
-            #expect(first.bodyText == "hello")
+            #expect(first.text == "hello")
             #expect(first.header("Connection") == nil)
             try await client.send(rawRequest("POST", "/echo", body: "second"))
             let second = try await client.readResponse()
             #expect(second.status == 200)
-            #expect(second.bodyText == "second")
+            #expect(second.text == "second")
             #expect(!client.peerClosed)
         }
     }
@@ -23,14 +24,14 @@ struct LiveConnectionReuseTests {
     @Test("three pipelined requests in one write are answered in order")
     func pipelined() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             // The first is slow and async, so answering out of order would show.
             try await client.send(rawRequest("GET", "/slow")
                 + rawRequest("POST", "/echo", body: "two")
                 + rawRequest("GET", "/hello"))
             let responses = [try await client.readResponse(), try await client.readResponse(), try await client.readResponse()]
             #expect(responses.map(\.status) == [200, 200, 200])
-            #expect(responses.map(\.bodyText) == ["slow", "two", "hello"])
+            #expect(responses.map(\.text) == ["slow", "two", "hello"])
             #expect(Set(responses.compactMap { $0.header("X-Request-Id") }).count == 3)
         }
     }
@@ -38,7 +39,7 @@ struct LiveConnectionReuseTests {
     @Test("Connection: close is answered with Connection: close, then the server closes")
     func clientAsksToClose() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/hello", headers: ["Connection: close"]))
             let response = try await client.readResponse()
             #expect(response.status == 200)
@@ -50,32 +51,32 @@ struct LiveConnectionReuseTests {
     @Test("HTTP/1.0 closes by default and stays open with Connection: keep-alive")
     func http10() async throws {
         try await withLiveServer { _, port in
-            let plain = try await RawClient.connect(port: port)
+            let plain = try await RawHTTPClient.connect(port: port)
             try await plain.send("GET /hello HTTP/1.0\r\n\r\n")
             let closing = try await plain.readResponse()
             #expect(closing.status == 200)
             #expect(closing.header("Connection") == "close")
             #expect(await plain.closesWithin(.seconds(2)))
 
-            let kept = try await RawClient.connect(port: port)
+            let kept = try await RawHTTPClient.connect(port: port)
             try await kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             let first = try await kept.readResponse()
             #expect(first.status == 200)
             #expect(first.header("Connection")?.lowercased() == "keep-alive")
             try await kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            #expect(try await kept.readResponse().bodyText == "hello")
+            #expect(try await kept.readResponse().text == "hello")
         }
     }
 
     @Test("a client that half-closes after its request still gets the answer")
     func halfClose() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/slow"))
             client.shutdownWrite()
             let response = try await client.readResponse()
             #expect(response.status == 200)
-            #expect(response.bodyText == "slow")
+            #expect(response.text == "slow")
             #expect(response.header("Connection") == "close")
             #expect(await client.closesWithin(.seconds(2)))
         }

@@ -9,11 +9,11 @@ struct LiveLifecycleTests {
     func gracefulShutdown() async throws {
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), router: makeLiveTestRouter())
         let port = try server.start()
-        let idle = try await RawClient.connect(port: port)
+        let idle = try await RawHTTPClient.connect(port: port)
         try await idle.send(rawRequest("GET", "/hello"))
         #expect(try await idle.readResponse().status == 200)
 
-        let slow = try await RawClient.connect(port: port)
+        let slow = try await RawHTTPClient.connect(port: port)
         try await slow.send(rawRequest("GET", "/slow"))
         try await Task.sleep(for: .milliseconds(100))  // the handler is running now
 
@@ -24,7 +24,7 @@ struct LiveLifecycleTests {
         #expect(await idle.closesWithin(.seconds(1)), "an idle keep-alive connection is closed at once")
         let response = try await slow.readResponse(timeout: .seconds(3))
         #expect(response.status == 200)
-        #expect(response.bodyText == "slow")
+        #expect(response.text == "slow")
         #expect(response.header("Connection") == "close")
         #expect(await slow.closesWithin(.seconds(2)))
 
@@ -34,9 +34,9 @@ struct LiveLifecycleTests {
         #expect(server.openConnections == 0)
 
         do {
-            _ = try await RawClient.connect(port: port, timeout: .seconds(2))
+            _ = try await RawHTTPClient.connect(port: port, timeout: .seconds(2))
             Issue.record("a connection was accepted after shutdown")
-        } catch let error as RawClientError {
+        } catch let error as RawHTTPError {
             #expect(error == .connectFailed(ECONNREFUSED))
         }
     }
@@ -47,7 +47,7 @@ struct LiveLifecycleTests {
         limits.headerTimeout = .milliseconds(300)
         try await withLiveServer(limits: limits) { _, port in
             let clock = ContinuousClock()
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let started = clock.now
             try await client.send("GET /hel")
             let response = try await client.readResponse(timeout: .seconds(5))
@@ -66,7 +66,7 @@ struct LiveLifecycleTests {
         var limits = ServerLimits()
         limits.headerTimeout = .milliseconds(300)
         try await withLiveServer(limits: limits) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             #expect(try await client.readUntilClosed(timeout: .seconds(2)).isEmpty)
         }
     }
@@ -77,7 +77,7 @@ struct LiveLifecycleTests {
         limits.headerTimeout = .milliseconds(300)
         try await withLiveServer(limits: limits) { _, port in
             let clock = ContinuousClock()
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let started = clock.now
             var status: Int?
             for byte in "GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8 {
@@ -98,7 +98,7 @@ struct LiveLifecycleTests {
         limits.keepAliveIdleTimeout = .milliseconds(300)
         try await withLiveServer(limits: limits) { _, port in
             let clock = ContinuousClock()
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             // The server's idle period starts after it received the request, so after this instant.
             let sent = clock.now
             try await client.send(rawRequest("GET", "/hello"))
@@ -117,16 +117,16 @@ struct LiveLifecycleTests {
         var limits = ServerLimits()
         limits.maxConnections = 2
         try await withLiveServer(limits: limits) { server, port in
-            let first = try await RawClient.connect(port: port)
+            let first = try await RawHTTPClient.connect(port: port)
             try await first.send(rawRequest("GET", "/hello"))
             #expect(try await first.readResponse().status == 200)
-            let second = try await RawClient.connect(port: port)
+            let second = try await RawHTTPClient.connect(port: port)
             try await second.send(rawRequest("GET", "/hello"))
             #expect(try await second.readResponse().status == 200)
             #expect(server.openConnections == 2)
 
             // The kernel completes the handshake (the listen backlog), but the server must not serve it.
-            let third = try await RawClient.connect(port: port)
+            let third = try await RawHTTPClient.connect(port: port)
             try await third.send(rawRequest("GET", "/hello"))
             #expect(try await third.receivesAnythingWithin(.milliseconds(400)) == false)
             #expect(server.openConnections == 2)
@@ -134,7 +134,7 @@ struct LiveLifecycleTests {
             first.close()
             let response = try await third.readResponse(timeout: .seconds(3))
             #expect(response.status == 200)
-            #expect(response.bodyText == "hello")
+            #expect(response.text == "hello")
             // The second connection was served all along.
             try await second.send(rawRequest("GET", "/hello"))
             #expect(try await second.readResponse().status == 200)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite("Live server: response headers, HEAD and problem responses")
@@ -6,7 +7,7 @@ struct LiveResponseHeaderTests {
     @Test("every response has Content-Length, an IMF-fixdate Date and a valid X-Request-Id")
     func managedHeaders() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/hello"))
             let response = try await client.readResponse()
             #expect(response.version == "HTTP/1.1")
@@ -27,7 +28,7 @@ struct LiveResponseHeaderTests {
     @Test("HEAD is answered by the GET route with its Content-Length and no body")
     func head() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("HEAD", "/hello"))
             let response = try await client.readResponse(expectBody: false)
             #expect(response.status == 200)
@@ -40,14 +41,14 @@ struct LiveResponseHeaderTests {
             try await client.send(rawRequest("GET", "/hello"))
             let next = try await client.readResponse()
             #expect(next.status == 200)
-            #expect(next.bodyText == "hello")
+            #expect(next.text == "hello")
         }
     }
 
     @Test("HEAD of an unknown path is a 404 head without its problem body")
     func headNotFound() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("HEAD", "/nope"))
             let response = try await client.readResponse(expectBody: false)
             #expect(response.status == 404)
@@ -60,12 +61,12 @@ struct LiveResponseHeaderTests {
     @Test("a valid incoming X-Request-Id is echoed and given to the handler")
     func requestIDEchoed() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let incoming = "trace-01.AB_cd:ef"
             try await client.send(rawRequest("GET", "/id", headers: ["X-Request-Id: \(incoming)"]))
             let response = try await client.readResponse()
             #expect(response.header("X-Request-Id") == incoming)
-            #expect(response.bodyText == incoming)
+            #expect(response.text == incoming)
         }
     }
 
@@ -77,21 +78,21 @@ struct LiveResponseHeaderTests {
     ])
     func requestIDReplaced(incoming: String) async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/id", headers: ["X-Request-Id: \(incoming)"]))
             let response = try await client.readResponse()
             #expect(response.status == 200)
             let id = try #require(response.header("X-Request-Id"))
             #expect(id != incoming)
             #expect(RequestID.isValid(id))
-            #expect(response.bodyText == id)
+            #expect(response.text == id)
         }
     }
 
     @Test("requests without an X-Request-Id each get a different one")
     func requestIDsDiffer() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/id") + rawRequest("GET", "/id"))
             let first = try await client.readResponse(), second = try await client.readResponse()
             #expect(first.header("X-Request-Id") != nil)
@@ -102,7 +103,7 @@ struct LiveResponseHeaderTests {
     @Test("an unknown path is a 404 problem JSON, and the connection stays usable")
     func notFound() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/nope"))
             let response = try await client.readResponse()
             expectProblem(response, status: 404, code: "not_found")
@@ -115,7 +116,7 @@ struct LiveResponseHeaderTests {
     @Test("a known path with the wrong method is a 405 problem JSON with Allow")
     func methodNotAllowed() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("DELETE", "/hello"))
             let response = try await client.readResponse()
             expectProblem(response, status: 405, code: "method_not_allowed")
@@ -130,11 +131,11 @@ struct LiveResponseHeaderTests {
     @Test("the problem JSON's request_id is the incoming X-Request-Id when it is valid")
     func problemCarriesIncomingID() async throws {
         try await withLiveServer { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send(rawRequest("GET", "/nope", headers: ["X-Request-Id: abc-123"]))
             let response = try await client.readResponse()
             expectProblem(response, status: 404, code: "not_found")
-            #expect(problemMembers(response)?["request_id"] as? String == "abc-123")
+            #expect(response.json?["request_id"] as? String == "abc-123")
         }
     }
 }

@@ -92,7 +92,7 @@ struct ParserIncrementalTests {
     func noEventsAheadOfBytes() throws {
         let request = validRequests[1]
         let bytes = request.bytes
-        let headLength = try #require(RawClient.find([13, 10, 13, 10], in: bytes)) + 4
+        let headLength = try #require(bytes.firstRange(of: [13, 10, 13, 10])).lowerBound + 4
         // Everything but the last body byte: a head and 25 body bytes, no end.
         let outcome = parse([Array(bytes.dropLast())])
         #expect(outcome.events == [.head(request.head), .body(Array(bytes[headLength..<(bytes.count - 1)]))])

@@ -2,13 +2,19 @@ import Foundation
 import Glibc
 
 /// A response as read off the wire.
-public struct RawResponse: Sendable {
+public struct RawResponse: Sendable, CustomStringConvertible {
+    public var version: String
     public var status: Int
+    public var reason: String
+    /// In the order received, names as sent.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
 
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    /// The first value of a header, its name compared case-insensitively.
+    public func header(_ name: String) -> String? { headerValues(name).first }
+
+    public func headerValues(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     public var text: String { String(decoding: body, as: UTF8.self) }
@@ -17,90 +23,112 @@ public struct RawResponse: Sendable {
     public var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
     }
+
+    public var description: String { "\(version) \(status) \(reason) \(headers.map { "\($0.name): \($0.value)" }) body \(body.count) bytes" }
 }
 
-public struct RawHTTPError: Error, CustomStringConvertible {
-    public var description: String
+/// Why a raw-socket operation failed.
+public enum RawHTTPError: Error, Equatable, CustomStringConvertible {
+    case socketCall(String, Int32)
+    /// `connect` failed; the errno (ECONNREFUSED after a shutdown, for instance).
+    case connectFailed(Int32)
+    case timedOut(String)
+    /// The peer closed (or reset) the connection before a whole response arrived.
+    case closedBeforeResponse(received: Int)
+    case peerClosedWhileSending
+    case malformedResponse(String)
+
+    public var description: String {
+        switch self {
+        case .socketCall(let call, let code): "\(call) failed: errno \(code)"
+        case .connectFailed(let code): "connect failed: errno \(code)"
+        case .timedOut(let what): "timed out: \(what)"
+        case .closedBeforeResponse(let received): "connection closed after \(received) bytes of a response"
+        case .peerClosedWhileSending: "peer closed while sending"
+        case .malformedResponse(let why): "malformed response: \(why)"
+        }
+    }
 }
 
-/// A client that writes exactly the bytes it is given to a loopback socket and parses what comes
-/// back, so tests can send requests no well-behaved library would.
+/// A deliberately dumb HTTP client on a loopback socket: it sends exactly the bytes it is given,
+/// so tests can send requests no well-behaved library would, and parses exactly what comes back.
+///
+/// Each operation comes twice. The plain one blocks its thread in `poll`, for a thread of the
+/// test's own (see `blocking`). The async one waits in short `Task.sleep`s instead, so that many
+/// clients can wait at once in parallel tests without tying up the few threads of the concurrency
+/// pool that an in-process server's async handlers need too.
+///
 /// Used by one thread at a time; a test hands it between threads only while idle.
 public final class RawHTTPClient: @unchecked Sendable {
-    public let fd: Int32
+    private var fd: Int32
+    /// Received and not yet consumed.
     private var buffer: [UInt8] = []
+    /// The peer closed (FIN) or reset the connection.
+    public private(set) var peerClosed = false
 
-    public init(port: Int, host: String = "127.0.0.1") throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawHTTPError(description: "socket: errno \(errno)") }
+    /// Connects, blocking until the connection is made.
+    public convenience init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
+        try self.init(connectingTo: port, host: host)
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLOUT), "connect") { try connected() }
+    }
+
+    /// Connects, waiting in short sleeps until the connection is made.
+    public static func connect(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) async throws -> RawHTTPClient {
+        let client = try RawHTTPClient(connectingTo: port, host: host)
+        try await client.retrySleeping(until: deadline(timeout), "connect") { try client.connected() }
+        return client
+    }
+
+    /// A non-blocking socket whose connect has begun.
+    private init(connectingTo port: Int, host: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw RawHTTPError.socketCall("socket", errno) }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, host, &address.sin_addr)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
+        if result != 0 && errno != EINPROGRESS { throw RawHTTPError.connectFailed(errno) }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if fd >= 0 {
             Glibc.close(fd)
-            throw RawHTTPError(description: "connect to \(host):\(port): errno \(code)")
+            fd = -1
         }
     }
 
-    deinit {
-        Glibc.close(fd)
+    /// Half-closes: the server reads the end of input, and may still answer.
+    public func shutdownWrite() {
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
     }
 
-    public func send(_ text: String) throws {
-        try send(Array(text.utf8))
+    // MARK: - Sending
+
+    public func send(_ text: String, timeout: Duration = .seconds(5)) throws {
+        try send(Array(text.utf8), timeout: timeout)
     }
 
-    public func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8], timeout: Duration = .seconds(5)) throws {
         var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw RawHTTPError(description: "send: errno \(errno)") }
-            offset += count
-        }
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLOUT), "send") { try sendMore(bytes, from: &offset) }
     }
 
-    /// Reads one response. Bodies are framed by Content-Length, or run to the close.
-    public func readResponse(timeout: Duration = .seconds(5), isHead: Bool = false) throws -> RawResponse {
-        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
-        var headEnd: Int?
-        while headEnd == nil {
-            headEnd = findHeadEnd()
-            if headEnd == nil {
-                guard try fill(until: deadline) else { throw RawHTTPError(description: "connection closed before a response head") }
-            }
-        }
-        let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
-        buffer.removeFirst(headEnd! + 4)
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw RawHTTPError(description: "bad status line in \(head)")
-        }
-        let headers = lines.compactMap { line -> (name: String, value: String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        var response = RawResponse(status: status, headers: headers, body: [])
-        if isHead || status == 204 || status == 304 || (100..<200).contains(status) { return response }
-        if let length = response.header("Content-Length").flatMap(Int.init) {
-            while buffer.count < length {
-                guard try fill(until: deadline) else { throw RawHTTPError(description: "connection closed inside a body") }
-            }
-            response.body = Array(buffer[0..<length])
-            buffer.removeFirst(length)
-        } else {
-            while try fill(until: deadline) {}
-            response.body = buffer
-            buffer.removeAll()
-        }
-        return response
+    public func send(_ text: String, timeout: Duration = .seconds(5)) async throws {
+        try await send(Array(text.utf8), timeout: timeout)
+    }
+
+    public func send(_ bytes: [UInt8], timeout: Duration = .seconds(5)) async throws {
+        var offset = 0
+        try await retrySleeping(until: Self.deadline(timeout), "send") { try sendMore(bytes, from: &offset) }
     }
 
     /// Sends a request and reads its response.
@@ -110,42 +138,194 @@ public final class RawHTTPClient: @unchecked Sendable {
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
         try send(text)
-        return try readResponse(isHead: method == "HEAD")
+        return try readResponse(expectBody: method != "HEAD")
     }
 
-    /// True when the server closes the connection within `timeout` (having sent nothing more).
-    public func waitForClose(timeout: Duration = .seconds(5)) throws -> Bool {
-        let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
-        while ContinuousClock.now < deadline {
-            if try !fill(until: deadline) { return true }
+    // MARK: - Receiving
+
+    /// Reads a whole response: head, then a body of `Content-Length` bytes, or to the close
+    /// without one (none for 1xx, 204, 304, or when `expectBody` is false, as for a HEAD
+    /// request). Bytes after it stay buffered for the next call, so pipelined responses can be
+    /// read one by one.
+    public func readResponse(timeout: Duration = .seconds(5), expectBody: Bool = true) throws -> RawResponse {
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLIN), "response") { try receive { try bufferedResponse(expectBody: expectBody) } }
+    }
+
+    public func readResponse(timeout: Duration = .seconds(5), expectBody: Bool = true) async throws -> RawResponse {
+        try await retrySleeping(until: Self.deadline(timeout), "response") { try receive { try bufferedResponse(expectBody: expectBody) } }
+    }
+
+    /// Waits for the peer to close the connection and returns every byte received before that.
+    /// Throws `timedOut` if the connection is still open when `timeout` ends.
+    public func readUntilClosed(timeout: Duration = .seconds(3)) throws -> [UInt8] {
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLIN), "connection close") { try receive(untilClosed) }
+    }
+
+    public func readUntilClosed(timeout: Duration = .seconds(3)) async throws -> [UInt8] {
+        try await retrySleeping(until: Self.deadline(timeout), "connection close") { try receive(untilClosed) }
+    }
+
+    /// True when the peer closes the connection within `timeout` (any bytes before that are
+    /// dropped); false when it is still open.
+    public func closesWithin(_ timeout: Duration) -> Bool {
+        (try? readUntilClosed(timeout: timeout)) != nil
+    }
+
+    public func closesWithin(_ timeout: Duration) async -> Bool {
+        (try? await readUntilClosed(timeout: timeout)) != nil
+    }
+
+    /// True when at least one byte (or a close) arrives within `timeout`.
+    public func receivesAnythingWithin(_ timeout: Duration) async throws -> Bool {
+        do {
+            return try await retrySleeping(until: .now + timeout, "anything") {
+                try receive { !buffer.isEmpty || peerClosed ? true : nil }
+            }
+        } catch RawHTTPError.timedOut {
+            return false
         }
-        return false
     }
 
-    private func findHeadEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-            return index
+    // MARK: - Waiting
+
+    private static func deadline(_ timeout: Duration) -> ContinuousClock.Instant {
+        .now + TestTiming.scaled(timeout)
+    }
+
+    /// Tries `attempt` until it has a result, blocking in `poll` for `events` in between.
+    private func retryPolling<T>(until deadline: ContinuousClock.Instant, for events: Int16, _ what: String,
+                          _ attempt: () throws -> T?) throws -> T {
+        while true {
+            if let result = try attempt() { return result }
+            let remaining = deadline - .now
+            guard remaining > .zero else { throw RawHTTPError.timedOut(what) }
+            var entry = pollfd(fd: fd, events: events, revents: 0)
+            _ = poll(&entry, 1, Int32(max(1, remaining / .milliseconds(1))))
+        }
+    }
+
+    /// Tries `attempt` until it has a result, sleeping a little longer each time in between.
+    private func retrySleeping<T>(until deadline: ContinuousClock.Instant, _ what: String, _ attempt: () throws -> T?) async throws -> T {
+        var pause = Duration.microseconds(200)
+        while true {
+            if let result = try attempt() { return result }
+            guard ContinuousClock.now < deadline else { throw RawHTTPError.timedOut(what) }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(5))
+        }
+    }
+
+    // MARK: - Socket calls, none of which waits
+
+    /// () once the connect has finished, nil while it is under way.
+    private func connected() throws -> Void? {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return nil }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        if error != 0 { throw RawHTTPError.connectFailed(error) }
+        return ()
+    }
+
+    /// Sends what the socket takes of `bytes` from `offset` on: () once all is sent, nil when
+    /// the socket is full.
+    private func sendMore(_ bytes: [UInt8], from offset: inout Int) throws -> Void? {
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                offset += count
+                continue
+            }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return nil
+            case EPIPE, ECONNRESET: throw RawHTTPError.peerClosedWhileSending
+            default: throw RawHTTPError.socketCall("send", code)
+            }
+        }
+        return ()
+    }
+
+    /// Reads what the socket has until `result` finds what it needs in the buffer (nil: the
+    /// socket is drained and it needs more). Once the peer has closed, `result` must decide.
+    private func receive<T>(_ result: () throws -> T?) throws -> T? {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if let found = try result() { return found }
+            if peerClosed { throw RawHTTPError.closedBeforeResponse(received: buffer.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                continue
+            }
+            if count == 0 {
+                peerClosed = true
+                continue
+            }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return nil
+            case ECONNRESET: peerClosed = true
+            default: throw RawHTTPError.socketCall("recv", code)
+            }
+        }
+    }
+
+    /// Everything received, once the peer has closed.
+    private func untilClosed() -> [UInt8]? {
+        guard peerClosed else { return nil }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
+    /// The first response in the buffer, if it is all there (see `readResponse`).
+    private func bufferedResponse(expectBody: Bool) throws -> RawResponse? {
+        guard let headEnd = Self.find([13, 10, 13, 10], in: buffer) else { return nil }
+        var response = try Self.parseHead(buffer[..<headEnd])
+        let bodyStart = headEnd + 4
+        var length = 0
+        if expectBody && !(100..<200).contains(response.status) && response.status != 204 && response.status != 304 {
+            if let text = response.header("Content-Length") {
+                guard let value = Int(text), value >= 0 else {
+                    throw RawHTTPError.malformedResponse("no usable Content-Length in \(response)")
+                }
+                length = value
+            } else {
+                guard peerClosed else { return nil }
+                length = buffer.count - bodyStart
+            }
+        }
+        guard buffer.count - bodyStart >= length else { return nil }
+        response.body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        return response
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
         }
         return nil
     }
 
-    /// Reads more bytes; false on a clean close. Throws on timeout.
-    private func fill(until deadline: ContinuousClock.Instant) throws -> Bool {
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { throw RawHTTPError(description: "timed out waiting for the server") }
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(max(1, remaining / .milliseconds(1)))
-        let ready = poll(&poller, 1, milliseconds)
-        guard ready > 0 else { throw RawHTTPError(description: "timed out waiting for the server") }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count < 0 {
-            if errno == ECONNRESET { return false }
-            throw RawHTTPError(description: "recv: errno \(errno)")
+    /// Parses a status line and header lines (without the blank line that ends them).
+    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> RawResponse {
+        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else {
+            throw RawHTTPError.malformedResponse("status line \(statusLine)")
         }
-        if count == 0 { return false }
-        buffer.append(contentsOf: chunk[0..<count])
-        return true
+        let headers = try lines.map { line -> (name: String, value: String) in
+            guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError.malformedResponse("header line \(line)") }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return RawResponse(version: parts[0], status: status, reason: parts.count > 2 ? parts[2] : "", headers: headers, body: [])
     }
 }

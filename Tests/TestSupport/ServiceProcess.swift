@@ -1,5 +1,10 @@
 import Foundation
 
+/// `bouncer serve` did not log that it listens; the description holds its output.
+public struct ServiceStartError: Error, CustomStringConvertible {
+    public var description: String
+}
+
 /// The real `bouncer` binary, started as a child process on a loopback port the kernel picks.
 public final class ServiceProcess: @unchecked Sendable {
     public let process = Process()
@@ -70,7 +75,7 @@ public final class ServiceProcess: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         if process.isRunning { process.terminate() }
-        throw RawHTTPError(description: "bouncer did not start; output:\n\(text)")
+        throw ServiceStartError(description: "bouncer did not start; output:\n\(text)")
     }
 
     deinit {

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
-
-/// The members of a problem JSON body (RFC 9457), or nil when the body is not a JSON object.
-func problemMembers(_ response: RawResponse) -> [String: Any]? {
-    (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-}
 
 /// Checks that `response` is the server's problem JSON for `status` and `code`, with the
 /// request id of its `X-Request-Id` header.
@@ -13,8 +9,8 @@ func expectProblem(_ response: RawResponse, status: Int, code: String,
                    sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(response.status == status, sourceLocation: sourceLocation)
     #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-    guard let members = problemMembers(response) else {
-        Issue.record("body is not a JSON object: \(response.bodyText)", sourceLocation: sourceLocation)
+    guard let members = response.json else {
+        Issue.record("body is not a JSON object: \(response.text)", sourceLocation: sourceLocation)
         return
     }
     #expect(members["status"] as? Int == status, sourceLocation: sourceLocation)

@@ -1,0 +1,305 @@
+/// What a connection is doing and when it stops waiting, as a value. It is told what happened (a
+/// read, a parsed head or body, a whole request, a response queued or written, the peer's end, a
+/// drain, time passing), with the time it happened, and answers with what to do (read or not,
+/// write, close, answer with an error, be woken at a deadline). It does no I/O and reads no clock:
+/// `Connection` does both and drives it; the tests drive it with times of their own.
+///
+/// Times are nanoseconds of the event loop's clock (`DispatchTime` uptime).
+struct ConnectionStateMachine {
+    enum Phase: Equatable {
+        /// Nothing of a request has arrived: the connection's first (the header timeout runs), or
+        /// the next after a response (the keep-alive idle timeout runs).
+        case idle
+        /// Part of a request head has arrived. The header timeout runs from its first byte and is
+        /// never extended, so a client trickling bytes cannot hold the connection.
+        case head(started: UInt64)
+        /// The head is complete and the body arriving: `received` bytes of the `limit` its route
+        /// takes, since `started` (when the head was read). Each read pushes the body idle
+        /// timeout out, and past a grace the body must keep a minimum average rate.
+        case body(started: UInt64, received: Int, limit: Int)
+        /// The request is whole and being handled, with no deadline; input waits behind it.
+        case handling
+        /// Its response is queued; once written, the connection closes or takes the next request.
+        case responding(thenClose: Bool)
+        /// An error response is queued, after which the connection closes: nothing that follows
+        /// on it can be trusted, so nothing more is read.
+        case failing
+        case closed
+    }
+
+    /// Whether the socket's input is read.
+    private enum Input: Equatable {
+        case open
+        /// The pipelined bytes buffered behind the request being handled reached
+        /// `pipelineBufferLimit`: the rest stays in the socket until it is answered.
+        case paused
+        /// The peer closed its side, and everything it sent was read.
+        case ended
+    }
+
+    /// Pipelined bytes buffered while a request is handled before reading pauses.
+    static let pipelineBufferLimit = 64 * 1024
+
+    private let limits: ServerLimits
+    private(set) var phase = Phase.idle
+    private var input = Input.open
+    /// The loop reported that the peer closed its side: reads go on through to its end, as no
+    /// further readiness will be reported.
+    private(set) var peerHungUp = false
+    private var draining = false
+    /// Output waits for the peer to read it: the loop watches the socket for writability.
+    private var isWriteBlocked = false
+    private var servedAny = false
+    /// When the current phase expires (nil: it does not).
+    private var deadline: UInt64?
+    /// When the loop next calls `deadlineReached` (`.max`: never). It moves only earlier, so a
+    /// deadline pushed out (every request does) costs nothing until the old one is reached.
+    private(set) var deadlineDue: UInt64 = .max
+
+    init(limits: ServerLimits) {
+        self.limits = limits
+    }
+
+    var isClosed: Bool { phase == .closed }
+
+    /// No request is being handled: the parser's next events are taken.
+    var isTakingRequests: Bool {
+        switch phase {
+        case .idle, .head, .body: true
+        case .handling, .responding, .failing, .closed: false
+        }
+    }
+
+    /// Input is read from the socket.
+    var isReading: Bool { input == .open && phase != .failing && phase != .closed }
+
+    // MARK: - Input
+
+    /// The loop watches the socket now: a new connection has as long to send its first request
+    /// head as any other.
+    mutating func started(now: UInt64) {
+        setDeadline(now + limits.headerTimeout.nanoseconds)
+    }
+
+    /// The socket has input, or the peer hung up (its end waiting behind any data): whether to
+    /// read it now.
+    mutating func readable(hangUp: Bool) -> Bool {
+        // Edge-triggered: a hang-up reported with data raises no second edge, so remember it
+        // (even while reading is paused) and read through to the end.
+        if hangUp { peerHungUp = true }
+        return isReading
+    }
+
+    /// Bytes were read: those of a body push its idle deadline out. (The time is asked for only
+    /// then: most reads are of requests without a body.)
+    mutating func bytesRead(now: @autoclosure () -> UInt64) {
+        if case .body = phase { setDeadline(now() + limits.bodyIdleTimeout.nanoseconds) }
+    }
+
+    /// A read found the end of the peer's input: nothing more is read.
+    mutating func inputEnded() {
+        input = .ended
+    }
+
+    enum HeadAction {
+        case readBody
+        /// Send `100 Continue`, then read the body.
+        case sendContinue
+        /// Answer with this error, then close.
+        case fail(HTTPError)
+    }
+
+    /// A request head was parsed; its route takes bodies of `bodyLimit` bytes at most.
+    mutating func headReceived(_ head: RequestHead, bodyLimit: Int, now: UInt64) -> HeadAction {
+        phase = .body(started: now, received: 0, limit: bodyLimit)
+        // Without a body the request's end follows at once.
+        if head.framing == .none { return .readBody }
+        if case .length(let length) = head.framing, length > bodyLimit { return .fail(fail(.bodyTooLarge(bodyLimit))) }
+        // The body clock starts with the head, so a client that sends a head and then stalls is
+        // closed after the body idle timeout, not a longer one.
+        setDeadline(now + limits.bodyIdleTimeout.nanoseconds)
+        return head.expectsContinue ? .sendContinue : .readBody
+    }
+
+    enum BodyAction {
+        case readBody
+        /// Answer with this error, then close.
+        case fail(HTTPError)
+    }
+
+    /// `count` more body bytes were parsed.
+    mutating func bodyReceived(count: Int, now: UInt64) -> BodyAction {
+        guard case .body(let started, let received, let limit) = phase else { return .readBody }
+        let total = received + count
+        if total > limit { return .fail(fail(.bodyTooLarge(limit))) }
+        if isTooSlow(received: total, since: started, now: now) { return .fail(fail(.bodyTooSlow)) }
+        phase = .body(started: started, received: total, limit: limit)
+        return .readBody
+    }
+
+    /// The request is whole: it is handled now, with no deadline of the connection's.
+    mutating func requestReceived() {
+        phase = .handling
+        deadline = nil
+    }
+
+    /// The parser refused the input: the error to answer with before closing.
+    mutating func parseFailed(_ error: HTTPParseError) -> HTTPError {
+        fail(HTTPError(error))
+    }
+
+    enum InputAction {
+        case none
+        /// Reading resumes: read what arrived while it was paused (its edge was raised then).
+        case resumeReading
+        case close
+    }
+
+    /// The parser has no event to give (it needs more bytes, or a request is being handled).
+    /// `betweenRequests`: it holds nothing of a next request; `bufferedBytes`: what it holds.
+    mutating func inputProcessed(betweenRequests: Bool, bufferedBytes: Int, now: UInt64) -> InputAction {
+        guard phase != .closed else { return .none }
+        if isTakingRequests {
+            // The peer sent all it will; what is left is an incomplete request or nothing.
+            if input == .ended { return .close }
+            if draining && betweenRequests { return .close }
+            if betweenRequests {
+                phase = .idle
+                let timeout = servedAny ? limits.keepAliveIdleTimeout : limits.headerTimeout
+                setDeadline(now + timeout.nanoseconds)
+            } else if phase == .idle {
+                phase = .head(started: now)
+                setDeadline(now + limits.headerTimeout.nanoseconds)
+            }
+        }
+        if !isTakingRequests && bufferedBytes >= Self.pipelineBufferLimit {
+            if input == .open { input = .paused }
+        } else if input == .paused {
+            input = .open
+            return .resumeReading
+        }
+        return .none
+    }
+
+    // MARK: - Output
+
+    /// The handler's response is ready: whether the connection stays open after it (the client
+    /// asked for that, and neither a drain nor the end of its input says otherwise).
+    mutating func responseReady(keepAliveRequested: Bool) -> Bool {
+        let close = !keepAliveRequested || draining || input == .ended
+        servedAny = true
+        phase = .responding(thenClose: close)
+        return !close
+    }
+
+    /// Not all the output could be written: the peer has the write timeout to read the rest.
+    /// Whether the loop is to start watching for writability.
+    mutating func writeBlocked(now: UInt64) -> Bool {
+        setDeadline(now + limits.writeTimeout.nanoseconds)
+        defer { isWriteBlocked = true }
+        return !isWriteBlocked
+    }
+
+    /// Everything queued is written: whether the loop is to stop watching for writability, and
+    /// whether to close now (after an error, or a response that ends the connection).
+    mutating func writeCompleted() -> (stopWatchingWritable: Bool, close: Bool) {
+        let stopWatching = isWriteBlocked
+        isWriteBlocked = false
+        switch phase {
+        case .responding(let thenClose):
+            if !thenClose { phase = .idle }
+            return (stopWatching, thenClose)
+        case .failing:
+            return (stopWatching, true)
+        case .idle, .head, .body, .handling, .closed:
+            return (stopWatching, false)
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// A graceful shutdown: whether to close now (nothing of a request has arrived); otherwise
+    /// the request in progress is answered with `Connection: close`.
+    mutating func drainRequested() -> Bool {
+        guard phase != .closed else { return false }
+        draining = true
+        return phase == .idle
+    }
+
+    /// Whether the connection was open, and so is to be closed now.
+    mutating func close() -> Bool {
+        guard phase != .closed else { return false }
+        phase = .closed
+        deadline = nil
+        deadlineDue = .max
+        return true
+    }
+
+    // MARK: - Time
+
+    enum TimeoutAction {
+        case none
+        /// Read what is waiting, then ask `timePassed`: on a loaded machine the deadline can be
+        /// checked before bytes that arrived in time, and the client must not be called late.
+        case readFirst
+        case close
+        /// Answer with this error, then close.
+        case fail(HTTPError)
+    }
+
+    /// The loop reached `deadlineDue`.
+    mutating func deadlineReached(now: UInt64) -> TimeoutAction {
+        deadlineDue = .max
+        guard let deadline, phase != .closed else { return .none }
+        if now >= deadline && isReading && isTakingRequests { return .readFirst }
+        return timePassed(now: now)
+    }
+
+    /// Whether the current phase has run out of time at `now`, and what follows if so.
+    mutating func timePassed(now: UInt64) -> TimeoutAction {
+        guard let deadline, phase != .closed else { return .none }
+        if now < deadline {
+            setDeadline(deadline)
+            return .none
+        }
+        self.deadline = nil
+        // The peer stopped reading its response.
+        if isWriteBlocked { return .close }
+        switch phase {
+        case .idle:
+            // An idle keep-alive connection, or one that never sent anything.
+            return .close
+        case .head, .body:
+            return .fail(fail(.requestTimeout))
+        case .handling, .responding, .failing, .closed:
+            return .none
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func setDeadline(_ value: UInt64) {
+        deadline = value
+        deadlineDue = min(deadlineDue, value)
+    }
+
+    /// Moves to `failing`, where `error` is answered before the connection closes.
+    private mutating func fail(_ error: HTTPError) -> HTTPError {
+        phase = .failing
+        return error
+    }
+
+    /// Whether a body has fallen below the minimum average rate, once its grace has passed.
+    private func isTooSlow(received: Int, since started: UInt64, now: UInt64) -> Bool {
+        let elapsed = now &- started
+        guard elapsed > limits.bodyRateGrace.nanoseconds else { return false }
+        return Double(received) < Double(limits.bodyMinimumRate) * Double(elapsed) / 1e9
+    }
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}
