@@ -127,7 +127,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             switch event {
             case .head(let head):
                 let route = context.router.route(method: head.method, path: head.path)
-                current = PendingRequest(head: head, id: Self.requestID(for: head), started: .now, match: route.match,
+                current = PendingRequest(head: head, id: RequestID.for(head), started: .now, match: route.match,
                                          route: route.template)
                 // The parser allows the largest body of any route; this route may take less.
                 switch state.headReceived(head, bodyLimit: route.bodyLimit ?? context.limits.maxBodyBytes, now: Self.now()) {
@@ -213,10 +213,6 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         flush()
     }
 
-    private static func requestID(for head: RequestHead) -> String {
-        if let incoming = head.headers["x-request-id"], RequestID.isValid(incoming) { return incoming }
-        return RequestID.make()
-    }
 
     // MARK: - Writing
 

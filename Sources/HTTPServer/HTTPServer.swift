@@ -40,9 +40,9 @@ public final class HTTPServer: Sendable {
 
     public let configuration: Configuration
     private let context: Locked<ServerContext?> = Locked(nil)
-    private let router: Router
-    private let problemRenderer: any ProblemRenderer
-    private let events: ServerEvents
+    let router: Router
+    let problemRenderer: any ProblemRenderer
+    let events: ServerEvents
     private let registry = Locked(Registry())
     private let acceptQueue = DispatchQueue(label: "bouncer.http.accept")
     /// Event loops; connections are spread over them in turn.

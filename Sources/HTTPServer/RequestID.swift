@@ -11,6 +11,12 @@ public enum RequestID {
 
     /// Written byte by byte into the string's own storage, for every request without an id of
     /// its own: joining the prefix, the dash and the counter made a string for each step.
+    /// The id of a request: its own valid `X-Request-Id`, else a new one.
+    static func `for`(_ head: RequestHead) -> String {
+        if let incoming = head.headers["x-request-id"], isValid(incoming) { return incoming }
+        return make()
+    }
+
     public static func make() -> String {
         let value = counter.add(1, ordering: .relaxed).newValue
         var digitCount = 1

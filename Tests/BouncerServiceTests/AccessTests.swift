@@ -27,33 +27,11 @@ import TestSupport
 
     /// Runs a request through the router as the connection would, errors rendered as responses.
     static func call(_ routes: Routes, _ method: String, _ path: String, authorization: [String] = []) async -> Response {
-        var headers: HTTPHeaders = ["host": "x"]
+        var headers: HTTPHeaders = ["host": "x", "x-request-id": "test"]
         for value in authorization { headers.add("authorization", value) }
         let head = RequestHead(method: method, target: path, version: .http1_1, headers: headers, framing: .none,
                                keepAlive: true, expectsContinue: false)
-        let request = Request(head: head, id: "test")
-        guard case .found(let handler, _) = routes.router.match(method: method, path: Substring(path)) else {
-            return Response(status: .notFound)
-        }
-        do {
-            switch handler {
-            case .immediate(let body): return try body(request)
-            case .async(let body): return try await body(request)
-            case .callback(let body):
-                let build = try await withCheckedThrowingContinuation { continuation in
-                    do {
-                        try body(request, Responder { continuation.resume(returning: $0) })
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
-                }
-                return try build()
-            }
-        } catch let error as HTTPError {
-            return DefaultProblemRenderer().render(error, for: head, requestID: "test")
-        } catch {
-            return Response(status: .internalServerError)
-        }
+        return await HTTPServer(configuration: HTTPServer.Configuration(), router: routes.router).respond(to: head)
     }
 
     static func bearer(_ role: Role, user: String = "someone") -> [String] {
