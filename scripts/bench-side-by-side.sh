@@ -3,12 +3,14 @@
 # own store and its own load (one wrk thread, 32 connections, scripts/bench/send.lua): on a shared
 # machine, whatever else the host does then weighs on both alike, where runs one after the other
 # can differ by 30% for the same binary. Prints each one's messages, server CPU a message and p99 latency.
+# BENCH_ROUTE=healthz compares GET /healthz instead, with 64 keep-alive connections each.
 #
 #   scripts/bench-side-by-side.sh BINARY_A BINARY_B [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 BINARY_A BINARY_B [SECONDS]" >&2; exit 2; }
-first=$1 second=$2 seconds=${3:-10}
+first=$1 second=$2 seconds=${3:-10} route=${BENCH_ROUTE:-send}
+case $route in send|healthz) ;; *) echo "BENCH_ROUTE must be send or healthz" >&2; exit 2 ;; esac
 hz=$(getconf CLK_TCK)
 declare -a dirs=() servers=()
 cleanup() {
@@ -25,7 +27,11 @@ start() {  # binary port: a server on its own store, with the benchmark's rules 
   dirs+=("$work")
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
   servers+=($!)
-  prepare_send_bench "$binary" "$port" "$work"
+  if [ "$route" = send ]; then
+    prepare_send_bench "$binary" "$port" "$work"
+  else
+    for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+  fi
 }
 start "$first" 18201
 start "$second" 18202
@@ -33,8 +39,12 @@ ticks() { awk '{print $14 + $15}' "/proc/${servers[$1]}/stat"; }  # index -> the
 declare -a before=() loads=()
 for index in 0 1; do
   before+=("$(ticks "$index")")
-  BENCH_TOKENS="${dirs[$index]}/tokens.txt" BENCH_TEXTS="${dirs[$index]}/texts.txt" \
-    wrk -t1 -c32 -d"${seconds}s" -s scripts/bench/send.lua "http://127.0.0.1:$((18201 + index))" >"${dirs[$index]}/wrk.txt" &
+  if [ "$route" = send ]; then
+    BENCH_TOKENS="${dirs[$index]}/tokens.txt" BENCH_TEXTS="${dirs[$index]}/texts.txt" \
+      wrk -t1 -c32 -d"${seconds}s" -s scripts/bench/send.lua "http://127.0.0.1:$((18201 + index))" >"${dirs[$index]}/wrk.txt" &
+  else
+    wrk -t1 -c64 -d"${seconds}s" --latency "http://127.0.0.1:$((18201 + index))/healthz" >"${dirs[$index]}/wrk.txt" &
+  fi
   loads+=($!)
 done
 wait "${loads[@]}"
@@ -42,7 +52,7 @@ for index in 0 1; do
   work=${dirs[$index]}
   binary=$([ "$index" = 0 ] && echo "$first" || echo "$second")
   messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
-  p99=$(grep -oE "p99 [0-9.]+ ms" "$work/wrk.txt")
+  p99=$(grep -oE "p99 [0-9.]+ ms" "$work/wrk.txt" || awk '$1 == "99%" {print "p99 " $2}' "$work/wrk.txt")
   awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) -v hz="$hz" -v p99="$p99" \
-    'BEGIN { printf "%s: %d messages, server CPU %.1f us a message, %s\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0), p99 }'
+    'BEGIN { printf "%s: %d requests, server CPU %.1f us a request, %s\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0), p99 }'
 done
