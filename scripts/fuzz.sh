@@ -45,25 +45,26 @@ max_len() {   # the longest input libFuzzer makes for the target
   esac
 }
 
-# The Locking module the others import, built once for every target.
-build_locking() {
+# The modules the others import (Locking, JSON), each built once for every target.
+build_module() {
   mkdir -p "$out/modules"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Locking -emit-module -emit-module-path "$out/modules/Locking.swiftmodule" \
-    -emit-library -static -o "$out/modules/libLocking.a" Sources/Locking/*.swift >"$out/locking-build.log" 2>&1 ||
-    { tail -20 "$out/locking-build.log"; echo "fuzz: the Locking module does not build" >&2; exit 1; }
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$1" -emit-module -emit-module-path "$out/modules/$1.swiftmodule" \
+    -emit-library -static -o "$out/modules/lib$1.a" "Sources/$1"/*.swift >"$out/$1-build.log" 2>&1 ||
+    { tail -20 "$out/$1-build.log"; echo "fuzz: the $1 module does not build" >&2; exit 1; }
 }
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(http-parser strings-file normalizer rules-engine)
 status=0
-build_locking
+build_module Locking
+build_module JSON
 for target in "${targets[@]}"; do
   binary=$out/$target
   echo "== building $target"
   # shellcheck disable=SC2046
   # (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz${target//-/}" \
-    -I Sources/CEpoll -I Sources/CVectorscan -I "$out/modules" -L "$out/modules" -lLocking $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
+    -I Sources/CEpoll -I Sources/CVectorscan -I "$out/modules" -L "$out/modules" -lLocking -lJSON $(sources "$target") -o "$binary" >"$out/$target-build.log" 2>&1 ||
     { grep -v "Cannot export local symbol" "$out/$target-build.log" | tail -40; echo "fuzz: $target does not build" >&2; exit 1; }
   regressions=Tests/Fuzz/regressions/$target
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then

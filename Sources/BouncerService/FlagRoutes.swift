@@ -4,6 +4,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// Users' flags (`/v1/messages/{id}/flag`) and the moderators' side of them: `/v1/flags`, the
 /// review queue, and review decisions.

@@ -5,6 +5,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// The verdict kept with a message, as `moderation` shows it.
 struct ModerationRecord: Codable, Sendable, Equatable {

@@ -3,6 +3,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 import Locking
 
 /// `GET|PATCH /v1/config`: what admins change at run time, stored, and in force at once.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 extension Request {
     /// Decodes the body as JSON. Every way it can fail is a client error with its own code:
@@ -27,11 +28,14 @@ extension Request {
                             detail: "The body must be JSON (Content-Type: application/json).")
         }
         guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
-        if checkingDepth { try JSONDepth.check(body, limit: maxJSONDepth) }
+        if checkingDepth, JSONDepth.exceeds(body, limit: maxJSONDepth) { throw jsonTooDeep }
     }
 
     /// 400 `json_too_deep`: the body nests deeper than `maxJSONDepth`.
-    public var jsonTooDeep: HTTPError { JSONDepth.tooDeep(limit: maxJSONDepth) }
+    public var jsonTooDeep: HTTPError {
+        HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(maxJSONDepth) levels.",
+                  detailArguments: [String(maxJSONDepth)])
+    }
 
     /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).
     public static func isJSON(_ contentType: String) -> Bool {
@@ -56,44 +60,6 @@ extension Request {
             return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)")
         default:
             return .badRequest("invalid_json", "The request body is not valid JSON.")
-        }
-    }
-}
-
-/// Measures how deeply arrays and objects nest, in one pass over the bytes and without parsing
-/// anything, so a hostile body of a million `[` is refused before a parser recurses into it.
-enum JSONDepth {
-    static func tooDeep(limit: Int) -> HTTPError {
-        HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(limit) levels.",
-                  detailArguments: [String(limit)])
-    }
-
-    static func check(_ bytes: [UInt8], limit: Int) throws(HTTPError) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { throw tooDeep(limit: limit) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-            default:
-                break
-            }
         }
     }
 }
