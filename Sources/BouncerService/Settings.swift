@@ -49,7 +49,7 @@ final class LiveSettings: Sendable {
     init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter,
          rules: Rules? = nil) async throws {
         var settings = defaults
-        if let stored = try await repository.loadSettings(), let decoded = try? JSONDecoder().decode(Settings.self, from: Data(stored.utf8)) {
+        if let stored = try await repository.loadSettings(), let decoded = try? JSONValue.decode(Settings.self, from: stored) {
             settings = decoded
         }
         self.current = Locked(settings)

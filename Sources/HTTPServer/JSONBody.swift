@@ -5,18 +5,27 @@ extension Request {
     /// Decodes the body as JSON. Every way it can fail is a client error with its own code:
     /// 415 `unsupported_media_type` for a declared non-JSON type, 400 `json_too_deep` past the
     /// nesting limit (checked before any parsing, so depth costs nothing), 400 `invalid_json` for
-    /// malformed text, and 400 `invalid_field` naming the field whose type or presence is wrong.
-    /// A body sent without Content-Type is read as JSON.
+    /// text that is not RFC 8259 JSON (the strict parser's rule: a duplicate key too), and 400
+    /// `invalid_field` naming the field whose type or presence is wrong. A body sent without
+    /// Content-Type is read as JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
         try checkJSONBody()
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            value = try StrictJSONParser.parse(body, maxDepth: maxJSONDepth)
+        } catch {
+            throw error.isTooDeep ? jsonTooDeep : Self.invalidJSON
+        }
+        do {
+            return try value.decode(T.self)
         } catch let error as DecodingError {
             throw Self.describe(error)
         } catch {
-            throw .badRequest("invalid_json", "The request body is not valid JSON.")
+            throw Self.invalidJSON
         }
     }
+
+    private static let invalidJSON = HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
 
     /// The checks every JSON body passes before it is parsed: a JSON media type (or none), not
     /// empty, not nested past the limit. For handlers that parse the body themselves.
@@ -59,7 +68,7 @@ extension Request {
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
             return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)")
         default:
-            return .badRequest("invalid_json", "The request body is not valid JSON.")
+            return invalidJSON
         }
     }
 }
