@@ -38,7 +38,7 @@ let package = Package(
         // The domain's values and rules (message states, visibility, roles, rule kinds and
         // actions, flags): no I/O, used by the store, the engine and the service alike.
         .target(name: "BouncerDomain"),
-        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
+        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "JSON", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL", "JSON"]),
         // The bundled translations are plain .strings files, embedded in the binary.
         .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),

@@ -66,7 +66,7 @@ final class LiveSettings: Sendable {
     /// Validates a partial update, stores the result, then puts it in force.
     func update(with body: [UInt8], by actor: String) async throws -> Settings {
         let updated = try Self.merged(value, body, catalog: localization.catalog)
-        try await repository.saveSettings(String(decoding: try JSONEncoder().encode(updated), as: UTF8.self), by: actor)
+        try await repository.saveSettings(try JSONText.encodedString(updated), by: actor)
         current.withLock { $0 = updated }
         applyEffects(updated)
         try await rules?.setInflections(updated.rule_inflections)

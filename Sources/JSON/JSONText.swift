@@ -1,5 +1,6 @@
 /// The one JSON writer: every JSON text Bouncer writes goes through these, by hand where the
-/// shape is fixed and speed matters (messages, flags, problems, log lines) or from a `JSONValue`.
+/// shape is fixed and speed matters (messages, flags, problems, log lines), from a `JSONValue`, or
+/// from an `Encodable` value (`encode`).
 public enum JSONText {
     /// Appends `string` as a JSON string literal. Works on UTF-8 bytes: only `"`, `\\` and control
     /// characters need escaping, everything else (non-ASCII included) is copied as it is.
@@ -54,13 +55,14 @@ public enum JSONText {
     /// same value, without a trailing `.0` (`5`, `0.1`, `1e+16`). JSON has no NaN or infinity:
     /// those are written as `null` (`encode` refuses them instead).
     public static func appendNumber(_ value: Double, to output: inout [UInt8]) {
-        guard value.isFinite else {
-            output.append(contentsOf: "null".utf8)
-            return
-        }
+        output.append(contentsOf: (number(value) ?? "null").utf8)
+    }
+
+    /// `value` as JSONEncoder writes it, or nil for NaN and infinity.
+    static func number<Number: FloatingPoint & CustomStringConvertible>(_ value: Number) -> String? {
+        guard value.isFinite else { return nil }
         let text = value.description
-        let digits = text.utf8
-        output.append(contentsOf: text.hasSuffix(".0") ? digits.dropLast(2) : digits[...])
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     public static func appendInteger(_ value: some BinaryInteger, to output: inout [UInt8]) {
@@ -69,6 +71,28 @@ public enum JSONText {
 
     public static func appendBool(_ value: Bool, to output: inout [UInt8]) {
         output.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// Appends `members` as an object, in key order, each value written by `write`.
+    static func appendObject<Value>(_ members: [String: Value], to output: inout [UInt8], _ write: (Value, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "{"))
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            appendString(key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            write(members[key]!, &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends `elements` as an array, each written by `write`.
+    static func appendArray<Element>(_ elements: [Element], to output: inout [UInt8], _ write: (Element, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            write(element, &output)
+        }
+        output.append(UInt8(ascii: "]"))
     }
 
     public static func appendString(_ string: String, to output: inout String) {

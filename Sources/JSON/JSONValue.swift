@@ -36,22 +36,8 @@ public enum JSONValue: Sendable, Equatable {
         case .bool(let value): JSONText.appendBool(value, to: &output)
         case .number(let value): JSONText.appendNumber(value, to: &output)
         case .string(let value): JSONText.appendString(value, to: &output)
-        case .array(let values):
-            output.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                value.write(to: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONText.appendString(key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &output)
-            }
-            output.append(UInt8(ascii: "}"))
+        case .array(let elements): JSONText.appendArray(elements, to: &output) { $0.write(to: &$1) }
+        case .object(let members): JSONText.appendObject(members, to: &output) { $0.write(to: &$1) }
         }
     }
 }
