@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers, from the bottom up: the C libraries; the HTTP server (knows nothing of moderation); the
-// store (knows nothing of HTTP); the service that joins them; the `bouncer` executable.
+// Layers, from the bottom up: the C libraries and JSON; the HTTP server (knows nothing of
+// moderation); the store (knows nothing of HTTP); the service that joins them; the `bouncer`
+// executable.
 let package = Package(
     name: "Bouncer",
     platforms: [.macOS(.v15)],
@@ -36,18 +37,20 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // A value behind a pthread mutex, which ThreadSanitizer can follow.
         .target(name: "Locking"),
-        .target(name: "HTTPServer", dependencies: ["CEpoll", "Locking"]),
+        // The one JSON reader (strict RFC 8259) and writer, with Codable over them.
+        .target(name: "JSON"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll", "JSON", "Locking"]),
         // The domain's values and rules (message states, visibility, roles, rule kinds and
         // actions, flags): no I/O, used by the store, the engine and the service alike.
         .target(name: "BouncerDomain"),
-        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "Locking"]),
-        .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL"]),
+        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "JSON", "Locking"]),
+        .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL", "JSON"]),
         // The bundled translations are plain .strings files, embedded in the binary.
         .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
         // The API's description is a plain OpenAPI file, embedded in the binary.
         .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
-                                                       "BouncerModeration", "COpenSSL", "Locking"],
+                                                       "BouncerModeration", "COpenSSL", "JSON", "Locking"],
                 resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
@@ -56,6 +59,7 @@ let package = Package(
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.
         .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
         // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.

@@ -1,5 +1,6 @@
 import BouncerDomain
 import Foundation
+import JSON
 
 /// Why a token was refused. Only the logs see this; every refusal gets the same response, so a
 /// client learns nothing about which check failed.

@@ -1,5 +1,6 @@
 import BouncerDomain
 import Foundation
+import JSON
 
 /// A rule as stored: what the engine matches, and who made it and when.
 public struct StoredRule: Sendable, Equatable {
@@ -184,14 +185,14 @@ extension SQLiteStore: RuleRepository {
     }
 
     static func encodeChannels(_ channels: [String]) -> String {
-        (try? String(decoding: JSONEncoder().encode(channels), as: UTF8.self)) ?? "[\"*\"]"
+        (try? JSONText.encodedString(channels)) ?? everyChannel
     }
 
     static func decodeChannels(_ text: String) -> [String] {
         // Nearly every rule applies everywhere: reading 100,000 rules at start should not decode
         // 100,000 times the same JSON.
         if text == everyChannel { return ["*"] }
-        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? ["*"]
+        return (try? JSONValue.decode([String].self, from: text)) ?? ["*"]
     }
 
     private static let everyChannel = #"["*"]"#

@@ -1,3 +1,5 @@
+import JSON
+
 /// An error a handler throws to answer with problem JSON (RFC 9457) instead of a response.
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var status: HTTPStatus
@@ -79,70 +81,4 @@ public struct DefaultProblemRenderer: ProblemRenderer {
         headers.set("Content-Type", "application/problem+json")
         return Response(status: error.status, headers: headers, body: json)
     }
-}
-
-/// Writing JSON text by hand where the shape is fixed and speed matters (problems, log lines).
-public enum JSONText {
-    /// Appends `string` as a JSON string literal. Works on UTF-8 bytes: only `"`, `\\` and control
-    /// characters need escaping, everything else (non-ASCII included) is copied as it is.
-    public static func appendString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copy them in one go, scanning the bytes where they lie.
-        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes where needsEscape(byte) { return false }
-            output.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""):
-                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\\"))
-            case 0x0A:
-                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
-            case 0x0D:
-                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
-            case 0x09:
-                output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends `name` (a literal such as `,"name":`, quotes and separators included) and then
-    /// `value` as a JSON string: one member of an object written by hand.
-    public static func appendMember(_ name: String, _ value: String, to output: inout [UInt8]) {
-        output.append(contentsOf: name.utf8)
-        appendString(value, to: &output)
-    }
-
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
-    }
-
-    public static func appendString(_ string: String, to output: inout String) {
-        var bytes: [UInt8] = []
-        appendString(string, to: &bytes)
-        output += String(decoding: bytes, as: UTF8.self)
-    }
-
-    public static func quoted(_ string: String) -> String {
-        var bytes: [UInt8] = []
-        appendString(string, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -1,21 +1,31 @@
 import Foundation
+import JSON
 
 extension Request {
     /// Decodes the body as JSON. Every way it can fail is a client error with its own code:
     /// 415 `unsupported_media_type` for a declared non-JSON type, 400 `json_too_deep` past the
     /// nesting limit (checked before any parsing, so depth costs nothing), 400 `invalid_json` for
-    /// malformed text, and 400 `invalid_field` naming the field whose type or presence is wrong.
-    /// A body sent without Content-Type is read as JSON.
+    /// text that is not RFC 8259 JSON (the strict parser's rule: a duplicate key too), and 400
+    /// `invalid_field` naming the field whose type or presence is wrong. A body sent without
+    /// Content-Type is read as JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
         try checkJSONBody()
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            value = try StrictJSONParser.parse(body, maxDepth: maxJSONDepth)
+        } catch {
+            throw error.isTooDeep ? jsonTooDeep : Self.invalidJSON
+        }
+        do {
+            return try value.decode(T.self)
         } catch let error as DecodingError {
             throw Self.describe(error)
         } catch {
-            throw .badRequest("invalid_json", "The request body is not valid JSON.")
+            throw Self.invalidJSON
         }
     }
+
+    private static let invalidJSON = HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
 
     /// The checks every JSON body passes before it is parsed: a JSON media type (or none), not
     /// empty, not nested past the limit. For handlers that parse the body themselves.
@@ -27,11 +37,14 @@ extension Request {
                             detail: "The body must be JSON (Content-Type: application/json).")
         }
         guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
-        if checkingDepth { try JSONDepth.check(body, limit: maxJSONDepth) }
+        if checkingDepth, JSONDepth.exceeds(body, limit: maxJSONDepth) { throw jsonTooDeep }
     }
 
     /// 400 `json_too_deep`: the body nests deeper than `maxJSONDepth`.
-    public var jsonTooDeep: HTTPError { JSONDepth.tooDeep(limit: maxJSONDepth) }
+    public var jsonTooDeep: HTTPError {
+        HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(maxJSONDepth) levels.",
+                  detailArguments: [String(maxJSONDepth)])
+    }
 
     /// Whether a Content-Type names JSON (`application/json`, or any `application/*+json`).
     public static func isJSON(_ contentType: String) -> Bool {
@@ -55,45 +68,7 @@ extension Request {
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
             return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)")
         default:
-            return .badRequest("invalid_json", "The request body is not valid JSON.")
-        }
-    }
-}
-
-/// Measures how deeply arrays and objects nest, in one pass over the bytes and without parsing
-/// anything, so a hostile body of a million `[` is refused before a parser recurses into it.
-enum JSONDepth {
-    static func tooDeep(limit: Int) -> HTTPError {
-        HTTPError(.badRequest, code: "json_too_deep", detail: "The JSON body nests deeper than \(limit) levels.",
-                  detailArguments: [String(limit)])
-    }
-
-    static func check(_ bytes: [UInt8], limit: Int) throws(HTTPError) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { throw tooDeep(limit: limit) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-            default:
-                break
-            }
+            return invalidJSON
         }
     }
 }

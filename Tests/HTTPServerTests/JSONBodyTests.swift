@@ -76,3 +76,35 @@ struct JSONBodyTests {
         }
     }
 }
+
+extension JSONBodyTests {
+    /// The one change from Foundation's decoder: bodies are read by the strict parser, which
+    /// refuses what is not RFC 8259 JSON (JSONDecoder let these through).
+    @Test(arguments: [
+        #"{"text":"x","text":"y"}"#,  // a duplicate key, as tokens and sends refuse it
+        #"{"text":"x","tags":[],"tags":["a"]}"#,
+        #"{"text":"x",}"#,            // a trailing comma
+        "\u{FEFF}{\"text\":\"x\"}",   // a byte order mark
+    ])
+    func whatIsNotStrictJSONIsInvalidJSON(body: String) {
+        #expect(Self.code(Self.request(body))! == (400, "invalid_json"))
+    }
+
+    @Test func theMessagesNameTheFieldAsBefore() throws {
+        func detail(_ body: String) -> String? {
+            do {
+                _ = try Self.request(body).decodeJSON(Payload.self)
+                return nil
+            } catch {
+                return error.detail
+            }
+        }
+        #expect(detail(#"{"count":1}"#) == "The field `text` is required.")
+        #expect(detail(#"{"text":"x","tags":["a",null]}"#) == "The field `tags[1]` has the wrong type.")
+        #expect(detail(#"{"text":"x","count":"2"}"#) == "The field `count` has the wrong type.")
+        #expect(detail("[]") == "The field `` has the wrong type.")
+        // A number that does not fit an integer was, to JSONDecoder, not valid JSON.
+        #expect(detail(#"{"text":"x","count":2.5}"#) == "The request body is not valid JSON.")
+        #expect(try Self.request(#"{"text":"x","count":2.0}"#).decodeJSON(Payload.self).count == 2)
+    }
+}

@@ -1,5 +1,6 @@
 import BouncerIdentity
 import HTTPServer
+import JSON
 
 /// `GET /v1/me`: who the caller's token says they are, so a client can check its token.
 struct IdentityRoutes: Sendable {

@@ -1,5 +1,6 @@
+import JSON
 /// An optional member that is written as `null` when absent, where the contract shows every
-/// member of an object (`JSONEncoder` leaves nil members out).
+/// member of an object (`JSONText.encode`, as `JSONEncoder` did, leaves nil members out).
 @propertyWrapper
 struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
     var wrappedValue: Value?

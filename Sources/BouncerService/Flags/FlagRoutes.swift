@@ -4,6 +4,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// Users' flags (`/v1/messages/{id}/flag`) and the moderators' side of them: `/v1/flags`, the
 /// review queue, and review decisions.
@@ -19,7 +20,7 @@ struct FlagRoutes: Sendable {
     struct FlagInput: Decodable {
         var reason: String
         var details: String?
-        var custom: AnyJSON?
+        var custom: JSONValue?
     }
 
     struct ReviewInput: Decodable {
@@ -103,7 +104,7 @@ struct FlagRoutes: Sendable {
         var custom: String?
         if let value = input.custom {
             guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
-            custom = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            custom = value.serialized
             guard custom!.utf8.count <= MessagesRoutes.maxCustomBytes else {
                 throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessagesRoutes.maxCustomBytes) bytes.")
             }

@@ -2,6 +2,7 @@ import BouncerIdentity
 import BouncerLocalization
 import BouncerStore
 import HTTPServer
+import JSON
 
 /// `/v1/localization`: the texts clients show, and the admins' overrides of them.
 struct LocalizationRoutes: Sendable {

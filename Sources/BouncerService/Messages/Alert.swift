@@ -4,10 +4,11 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// The "Are you sure?" alert of a bounced message.
-struct Alert: Encodable, Sendable {
-    struct Action: Encodable, Sendable {
+struct Alert: Sendable {
+    struct Action: Sendable {
         var id: String
         var title: String
     }
@@ -27,5 +28,29 @@ struct Alert: Encodable, Sendable {
         actions.append(Action(id: "edit", title: choice.text("message.moderation.alert.edit")))
         actions.append(Action(id: "delete", title: choice.text("message.moderation.alert.delete")))
         self.actions = actions
+    }
+
+    /// The alert's JSON, written by hand: it goes out with every bounced message its author sees.
+    func write(to json: inout [UInt8]) {
+        json.append(contentsOf: #"{"title":"#.utf8)
+        JSONText.appendString(title, to: &json)
+        json.append(contentsOf: #","message":"#.utf8)
+        JSONText.appendString(message, to: &json)
+        json.append(contentsOf: #","actions":["#.utf8)
+        for (index, action) in actions.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: #"{"id":"#.utf8)
+            JSONText.appendString(action.id, to: &json)
+            json.append(contentsOf: #","title":"#.utf8)
+            JSONText.appendString(action.title, to: &json)
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(contentsOf: "]}".utf8)
+    }
+
+    var json: String {
+        var json: [UInt8] = []
+        write(to: &json)
+        return String(decoding: json, as: UTF8.self)
     }
 }

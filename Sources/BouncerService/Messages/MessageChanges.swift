@@ -33,9 +33,8 @@ extension MessagesRoutes {
             }
             if current.state.isDelivered, let action = verdict.action, action.refusesDelivery {
                 var extensions: [(name: String, json: String)] = [("moderation", ModerationRecord(verdict: verdict, originalText: input.text, flagged: false).json)]
-                if action.isBounce, settings.value.bounced_messages_alert_actions_enabled,
-                   let alert = try? JSONEncoder().encode(Alert(bounceAction: action, choice: choice)) {
-                    extensions.append(("alert", String(decoding: alert, as: UTF8.self)))
+                if action.isBounce, settings.value.bounced_messages_alert_actions_enabled {
+                    extensions.append(("alert", Alert(bounceAction: action, choice: choice).json))
                 }
                 throw HTTPError(.unprocessableContent, code: "edit_refused",
                                 detail: "Moderation refused the new text; the message is unchanged.", extensions: extensions)

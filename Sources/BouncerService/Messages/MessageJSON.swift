@@ -5,6 +5,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// A message as one caller sees it, texts in the caller's language.
 struct MessageJSON: Sendable {
@@ -71,20 +72,8 @@ struct MessageJSON: Sendable {
         }
         if let notice { JSONText.appendMember(#","notice":"#, notice, to: &json) }
         if let alert {
-            json.append(contentsOf: #","alert":{"title":"#.utf8)
-            JSONText.appendString(alert.title, to: &json)
-            json.append(contentsOf: #","message":"#.utf8)
-            JSONText.appendString(alert.message, to: &json)
-            json.append(contentsOf: #","actions":["#.utf8)
-            for (index, action) in alert.actions.enumerated() {
-                if index > 0 { json.append(UInt8(ascii: ",")) }
-                json.append(contentsOf: #"{"id":"#.utf8)
-                JSONText.appendString(action.id, to: &json)
-                json.append(contentsOf: #","title":"#.utf8)
-                JSONText.appendString(action.title, to: &json)
-                json.append(UInt8(ascii: "}"))
-            }
-            json.append(contentsOf: "]}".utf8)
+            json.append(contentsOf: #","alert":"#.utf8)
+            alert.write(to: &json)
         }
         json.append(UInt8(ascii: "}"))
     }

@@ -4,6 +4,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// Reading: a channel's pages and single messages, as the caller may see them.
 extension MessagesRoutes {

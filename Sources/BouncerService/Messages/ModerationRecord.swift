@@ -3,6 +3,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// The verdict kept with a message, as `moderation` shows it.
 struct ModerationRecord: Codable, Sendable, Equatable {
@@ -19,7 +20,7 @@ struct ModerationRecord: Codable, Sendable, Equatable {
     }
 
     /// The stored form, written by hand: it is built for every moderated message as it is sent.
-    /// `decode` reads it back (and anything `JSONEncoder` wrote before).
+    /// `decode` reads it back (and anything `JSONEncoder` wrote before), with the strict parser.
     var json: String {
         var out: [UInt8] = []
         out.reserveCapacity(128 + original_text.utf8.count)
@@ -48,6 +49,6 @@ struct ModerationRecord: Codable, Sendable, Equatable {
     }
 
     static func decode(_ text: String?) -> ModerationRecord? {
-        text.flatMap { try? JSONDecoder().decode(ModerationRecord.self, from: Data($0.utf8)) }
+        text.flatMap { try? JSONValue.decode(ModerationRecord.self, from: $0) }
     }
 }

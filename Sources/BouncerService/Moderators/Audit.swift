@@ -3,6 +3,7 @@ import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// Writes the audit log: every moderator and admin action, who, what, on what, when.
 struct Audit: Sendable {
@@ -10,7 +11,7 @@ struct Audit: Sendable {
 
     func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
                details: [String: String]? = nil) -> AuditEntry {
-        let json = details.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let json = details.flatMap { try? JSONText.encodedString($0) }
         return AuditEntry(id: TimeOrderedID.make(), actorID: identity.userID, action: action, targetType: targetType,
                           targetID: targetID, note: note, details: json, createdAt: Timestamp.now())
     }

@@ -3,6 +3,7 @@ import BouncerIdentity
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// `/v1/users/{user_id}/ban`, `/v1/bans` and `/v1/audit`.
 struct ModeratorRoutes: Sendable {
@@ -45,7 +46,7 @@ struct ModeratorRoutes: Sendable {
         init(_ entry: AuditEntry) {
             id = entry.id; actor_id = entry.actorID; action = entry.action; target_type = entry.targetType
             target_id = entry.targetID; note = entry.note; created_at = entry.createdAt
-            details = entry.details.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+            details = entry.details.flatMap { try? JSONValue.decode([String: String].self, from: $0) }
         }
     }
 

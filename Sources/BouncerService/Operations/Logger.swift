@@ -1,6 +1,7 @@
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 import Locking
 
 /// JSON lines to standard output, one object a line: what container platforms collect. Lines are

@@ -4,6 +4,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 
 /// `/v1/rules` and `/v1/moderation/check`.
 struct RulesRoutes: Sendable {

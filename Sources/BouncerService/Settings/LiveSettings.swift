@@ -3,6 +3,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import HTTPServer
+import JSON
 import Locking
 
 /// The settings in force, and what follows from them elsewhere (the default locale, the send
@@ -17,7 +18,7 @@ final class LiveSettings: Sendable {
     init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter,
          rules: Rules? = nil) async throws {
         var settings = defaults
-        if let stored = try await repository.loadSettings(), let decoded = try? JSONDecoder().decode(Settings.self, from: Data(stored.utf8)) {
+        if let stored = try await repository.loadSettings(), let decoded = try? JSONValue.decode(Settings.self, from: stored) {
             settings = decoded
         }
         self.current = Locked(settings)
@@ -34,7 +35,7 @@ final class LiveSettings: Sendable {
     /// Validates a partial update, stores the result, then puts it in force.
     func update(with body: [UInt8], by actor: String) async throws -> Settings {
         let updated = try Self.merged(value, body, catalog: localization.catalog)
-        try await repository.saveSettings(String(decoding: try JSONEncoder().encode(updated), as: UTF8.self), by: actor)
+        try await repository.saveSettings(try JSONText.encodedString(updated), by: actor)
         current.withLock { $0 = updated }
         applyEffects(updated)
         try await rules?.setInflections(updated.rule_inflections)

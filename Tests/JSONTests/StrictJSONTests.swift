@@ -1,5 +1,5 @@
 import Testing
-@testable import BouncerIdentity
+@testable import JSON
 
 @Suite struct StrictJSONTests {
     @Test func parsesEveryKindOfValue() throws {

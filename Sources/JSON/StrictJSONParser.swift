@@ -1,84 +1,4 @@
-/// A JSON value from a strict parser: exactly RFC 8259, no duplicate object keys, no trailing
-/// bytes, bounded nesting. Token headers and claims are parsed with it, so that no two readers
-/// can disagree about what a signed token says.
-public enum JSONValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    public var numberValue: Double? {
-        if case .number(let value) = self { return value }
-        return nil
-    }
-
-    /// The value as compact JSON text (object members in key order).
-    public var serialized: String {
-        var output = ""
-        write(to: &output)
-        return output
-    }
-
-    private func write(to output: inout String) {
-        switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let value):
-            output += value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        case .string(let value): Self.writeString(value, to: &output)
-        case .array(let values):
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                value.write(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
-                output += ":"
-                members[key]!.write(to: &output)
-            }
-            output += "}"
-        }
-    }
-
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
-    }
-}
-
+/// Why the strict parser refused a text, and the byte offset where it stopped.
 public struct StrictJSONError: Error, Sendable, Equatable {
     public var reason: String
     public var offset: Int
@@ -89,6 +9,9 @@ public struct StrictJSONError: Error, Sendable, Equatable {
     public var isTooDeep: Bool { reason == Self.nestedTooDeeply }
 }
 
+/// The one JSON reader: exactly RFC 8259, no duplicate object keys, no trailing bytes, bounded
+/// nesting. Token headers and claims, request bodies and stored JSON are all read with it, so that
+/// no two readers can disagree about what a text says.
 public struct StrictJSONParser {
     private let bytes: [UInt8]
     private var index = 0
