@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BouncerLocalization", targets: ["BouncerLocalization"]),
         .library(name: "BouncerModeration", targets: ["BouncerModeration"]),
         .library(name: "BouncerDomain", targets: ["BouncerDomain"]),
+        .library(name: "JSON", targets: ["JSON"]),
     ],
     targets: [
         .systemLibrary(
