@@ -42,3 +42,35 @@ public enum RuleAction: String, Sendable, Codable, CaseIterable, Comparable {
     /// Keeps the message out of the channel: what an edit may not do to a message already in it.
     public var refusesDelivery: Bool { isBounce || self == .remove }
 }
+
+/// What a rule matches and what it does: what the engine compiles, and what the store keeps
+/// with who made the rule and when (`StoredRule`).
+public struct RuleDefinition: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var kind: RuleKind
+    public var pattern: String
+    /// Nil only for `allow` rules.
+    public var action: RuleAction?
+    /// Channel ids or glob patterns (`messaging:*`); `["*"]` is every channel.
+    public var channels: [String]
+    public var enabled: Bool
+    /// Orders rules of the same action in a verdict (higher first); never overrides actions.
+    public var priority: Int
+    /// Whether a `word` rule also matches the word's inflections (`fucks`, `fucking`, see
+    /// `Inflection`); nil follows the rule set's setting.
+    public var inflections: Bool?
+
+    public init(id: String, name: String = "", kind: RuleKind, pattern: String, action: RuleAction?,
+                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0, inflections: Bool? = nil) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.pattern = pattern
+        self.action = action
+        self.channels = channels
+        self.enabled = enabled
+        self.priority = priority
+        self.inflections = inflections
+    }
+}

@@ -1,3 +1,4 @@
+import BouncerDomain
 import Dispatch
 import Foundation
 import CVectorscan

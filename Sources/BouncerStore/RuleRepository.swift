@@ -2,37 +2,25 @@ import BouncerDomain
 import Foundation
 import JSON
 
-/// A rule as stored: what the engine matches, and who made it and when.
+/// A rule as stored: its definition, and who made it and when. The definition's fields read as
+/// the rule's own (`rule.kind`).
+@dynamicMemberLookup
 public struct StoredRule: Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var kind: RuleKind
-    public var pattern: String
-    /// Nil only for `allow` rules.
-    public var action: RuleAction?
-    public var channels: [String]
-    public var enabled: Bool
-    public var priority: Int
-    /// Whether a word rule also matches inflections; nil follows the rule set's setting.
-    public var inflections: Bool?
+    public var definition: RuleDefinition
     public var createdAt: String
     public var updatedAt: String
     public var createdBy: String
 
-    public init(id: String, name: String, kind: RuleKind, pattern: String, action: RuleAction?, channels: [String],
-                enabled: Bool, priority: Int, inflections: Bool? = nil, createdAt: String, updatedAt: String, createdBy: String) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.pattern = pattern
-        self.action = action
-        self.channels = channels
-        self.enabled = enabled
-        self.priority = priority
-        self.inflections = inflections
+    public init(_ definition: RuleDefinition, createdAt: String, updatedAt: String, createdBy: String) {
+        self.definition = definition
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.createdBy = createdBy
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<RuleDefinition, Value>) -> Value {
+        get { definition[keyPath: field] }
+        set { definition[keyPath: field] = newValue }
     }
 }
 
@@ -178,10 +166,10 @@ extension SQLiteStore: RuleRepository {
     private static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
         func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
         // The columns' CHECK constraints admit only the known kinds and actions.
-        return StoredRule(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? .word, pattern: get(3) ?? "",
-                          action: get(4), channels: decodeChannels(get(5) ?? "[]"), enabled: get(6) ?? true,
-                          priority: get(7) ?? 0, inflections: get(8), createdAt: get(9) ?? "",
-                          updatedAt: get(10) ?? "", createdBy: get(11) ?? "")
+        let definition = RuleDefinition(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? .word, pattern: get(3) ?? "",
+                                        action: get(4), channels: decodeChannels(get(5) ?? "[]"), enabled: get(6) ?? true,
+                                        priority: get(7) ?? 0, inflections: get(8))
+        return StoredRule(definition, createdAt: get(9) ?? "", updatedAt: get(10) ?? "", createdBy: get(11) ?? "")
     }
 
     static func encodeChannels(_ channels: [String]) -> String {

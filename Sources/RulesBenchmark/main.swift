@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerModeration
 import Foundation
 

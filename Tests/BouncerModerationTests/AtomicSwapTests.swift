@@ -1,3 +1,4 @@
+import BouncerDomain
 import Dispatch
 import Glibc
 import Synchronization

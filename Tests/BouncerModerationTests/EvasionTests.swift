@@ -1,3 +1,4 @@
+import BouncerDomain
 import Testing
 @testable import BouncerModeration
 

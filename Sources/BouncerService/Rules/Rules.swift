@@ -76,11 +76,7 @@ final class Rules: Sendable {
 
     static func compile(_ stored: [StoredRule], inflections: Bool, store: (any CompiledDatabaseStore)?,
                         logger: Logger) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
-        try CompiledRuleSet.compile(stored.map(definition), inflections: inflections, store: store)
+        try CompiledRuleSet.compile(stored.map(\.definition), inflections: inflections, store: store)
     }
 
-    static func definition(_ rule: StoredRule) -> RuleDefinition {
-        RuleDefinition(id: rule.id, name: rule.name, kind: rule.kind, pattern: rule.pattern, action: rule.action,
-                              channels: rule.channels, enabled: rule.enabled, priority: rule.priority, inflections: rule.inflections)
-    }
 }

@@ -203,10 +203,10 @@ struct RulesRoutes: Sendable {
             throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
                             extensions: [("reason", JSONText.quoted(error.reason))])
         }
-        return StoredRule(id: id, name: name, kind: kind, pattern: pattern, action: action, channels: channels,
-                          enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
-                          inflections: input.inflections ?? base?.inflections,
-                          createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)
+        let definition = RuleDefinition(id: id, name: name, kind: kind, pattern: pattern, action: action, channels: channels,
+                                        enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
+                                        inflections: input.inflections ?? base?.inflections)
+        return StoredRule(definition, createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)
     }
 
     /// The rules of an import, all checked: JSON `{"rules":[...]}` or one pattern a line with
