@@ -2,11 +2,11 @@
 # they need when run as root, and name them otherwise.
 
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev pkg-config
+TEST_PACKAGES := python3 python3-venv curl postgresql
 BENCH_PACKAGES := wrk nginx-light curl
 
-.PHONY: run test api-test soak fuzz test-sanitize sanitize-short build release bench deps clean docker-smoke help
+.PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
 
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
@@ -41,9 +41,14 @@ run: release
 # The HTTP server's live tests, which time what the server does, run first and alone.
 # (StoreUnavailableTests stays with the others: it arms the same process-wide fault-injecting VFS
 # as StorageFaultTests, so the two must not run at once.)
+# The PostgreSQL store's tests run against a throwaway cluster started for the run and stopped
+# after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	scripts/with-postgres.sh $(MAKE) --no-print-directory test-steps
+
+test-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter HTTPServerTests
 	$(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
@@ -53,7 +58,7 @@ test: deps
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
-	$(MAKE) --no-print-directory sanitize-short
+	$(MAKE) --no-print-directory sanitize-short-steps
 
 # The abuse tests (Tests/abuse) at full size, on the release build: 50 SIGKILLs, 10,000 idle
 # connections, 500 slow clients against the default header timeout, and so on.
@@ -98,6 +103,9 @@ ABUSE_UNDER_SANITIZER = python3 Tests/abuse/run.py --only crash,shutdown,connect
 
 test-sanitize: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	scripts/with-postgres.sh $(MAKE) --no-print-directory test-sanitize-steps
+
+test-sanitize-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
@@ -116,6 +124,10 @@ test-sanitize: deps
 
 # What `make test` runs of the above: the in-process tests under each sanitizer.
 sanitize-short: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	scripts/with-postgres.sh $(MAKE) --no-print-directory sanitize-short-steps
+
+sanitize-short-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests

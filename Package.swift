@@ -28,6 +28,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
             name: "CVectorscan",
             pkgConfig: "libhs",
             providers: [.apt(["libvectorscan-dev"])]
@@ -45,6 +50,8 @@ let package = Package(
         // actions, flags): no I/O, used by the store, the engine and the service alike.
         .target(name: "BouncerDomain"),
         .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "JSON", "Locking"]),
+        // The PostgreSQL store, behind the same repository protocols as the SQLite one.
+        .target(name: "BouncerPostgres", dependencies: ["BouncerDomain", "BouncerStore", "CLibPQ", "JSON", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL", "JSON"]),
         // The bundled translations are plain .strings files, embedded in the binary.
         .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),
@@ -65,6 +72,7 @@ let package = Package(
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
         // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
+        .testTarget(name: "BouncerPostgresTests", dependencies: ["BouncerPostgres", "BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerDomain", "BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),

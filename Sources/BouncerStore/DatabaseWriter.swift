@@ -33,15 +33,9 @@ public final class DatabaseWriter: Sendable {
         let finish: @Sendable (DatabaseError?) -> Void
     }
 
-    private struct Queue {
-        var items: [WorkItem] = []
-        var draining = false
-        var closed = false
-    }
-
     private let connection: UncheckedBox<Database>
     private let dispatchQueue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
-    private let pending = Locked(Queue())
+    private let pending = PendingWrites<WorkItem>()
     private let maxBatchSize: Int
     private let onBatch: @Sendable (BatchReport) -> Void
     /// Only touched on the writer's queue.
@@ -90,14 +84,7 @@ public final class DatabaseWriter: Sendable {
                     completion(result.value ?? .failure(StoreError.closed))
                 }
             })
-        let accepted = pending.withLock { queue -> Bool in
-            guard !queue.closed else { return false }
-            queue.items.append(item)
-            if queue.draining { return true }
-            queue.draining = true
-            dispatchQueue.async { self.drain() }
-            return true
-        }
+        let accepted = pending.add(item) { dispatchQueue.async { self.drain() } }
         if !accepted { completion(.failure(StoreError.closed)) }
     }
 
@@ -114,16 +101,7 @@ public final class DatabaseWriter: Sendable {
     private func drain() {
         let database = connection.value
         while true {
-            let batch: [WorkItem] = pending.withLock { queue in
-                guard !queue.items.isEmpty else {
-                    queue.draining = false
-                    return []
-                }
-                let count = min(queue.items.count, maxBatchSize)
-                let batch = Array(queue.items.prefix(count))
-                queue.items.removeFirst(count)
-                return batch
-            }
+            let batch = pending.nextGroup(limit: maxBatchSize)
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             var commitError: DatabaseError?
@@ -167,7 +145,7 @@ public final class DatabaseWriter: Sendable {
 
     /// Refuses new writes, waits for queued ones to commit, and closes the connection.
     func close() {
-        pending.withLock { $0.closed = true }
+        pending.close()
         dispatchQueue.sync {
             drain()
             connection.value.close()

@@ -14,6 +14,13 @@ public struct Migrator: Sendable {
         public var name: String
         public var state: State
         public var appliedAt: String?
+
+        public init(version: Int, name: String, state: State, appliedAt: String?) {
+            self.version = version
+            self.name = name
+            self.state = state
+            self.appliedAt = appliedAt
+        }
     }
 
     public let migrations: [Migration]
@@ -79,10 +86,17 @@ public struct Migrator: Sendable {
         return done
     }
 
-    private struct Record {
-        var name: String
-        var checksum: String
-        var appliedAt: String
+    /// A migration as `schema_migrations` recorded it.
+    public struct Record: Sendable {
+        public var name: String
+        public var checksum: String
+        public var appliedAt: String
+
+        public init(name: String, checksum: String, appliedAt: String) {
+            self.name = name
+            self.checksum = checksum
+            self.appliedAt = appliedAt
+        }
     }
 
     private func appliedRecords(_ database: Database) throws -> [Int: Record] {
@@ -94,7 +108,9 @@ public struct Migrator: Sendable {
         return records
     }
 
-    private func verify(_ applied: [Int: Record]) throws {
+    /// Throws unless every applied migration is still among `migrations`, unchanged: for any
+    /// store's migrator.
+    public func verify(_ applied: [Int: Record]) throws {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         for (version, record) in applied.sorted(by: { $0.key < $1.key }) {
             guard let migration = known[version] else {

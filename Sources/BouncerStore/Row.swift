@@ -3,6 +3,11 @@ public struct Row: Sendable {
     public let columnNames: [String]
     public let values: [DatabaseValue]
 
+    public init(columnNames: [String], values: [DatabaseValue]) {
+        self.columnNames = columnNames
+        self.values = values
+    }
+
     public subscript(index: Int) -> DatabaseValue { values[index] }
 
     public subscript(name: String) -> DatabaseValue {

@@ -1,0 +1,148 @@
+import BouncerStore
+import CLibPQ
+import Glibc
+
+/// One libpq connection, used by one thread at a time (its owner's serial queue). Statements go
+/// out with the extended protocol (`PQexecParams`): SQL is sent apart from its values, which
+/// travel as text. Results come back as `Row`s of `DatabaseValue`s, typed by the columns' types, so
+/// the rows the SQLite store reads and these read the same way.
+public final class PostgresConnection {
+    private var handle: OpaquePointer?
+    public let url: String
+
+    /// Connects to `url` (`postgres://user:password@host:port/database`, or any libpq
+    /// connection string).
+    public init(url: String) throws(PostgresError) {
+        self.url = url
+        handle = PQconnectdb(url)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = PostgresError(sqlState: nil, message: Self.message(handle), connectionLost: true)
+            PQfinish(handle)
+            handle = nil
+            throw error
+        }
+        // Messages of NOTICE level (an `IF NOT EXISTS` that found something) are not errors and
+        // would go to stderr: the log is the service's.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// Whether the connection is usable; false once the server went away.
+    public var isOpen: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs one statement: `?` placeholders (as in the SQLite store's SQL) or `$n` ones, with
+    /// `arguments` bound in order. Returns the rows, if the statement returns any.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
+        guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", sql: sql, connectionLost: true) }
+        let text = PlaceholderRewriter.numbered(sql)
+        let values: [String?] = arguments.map(Self.text)
+        let result: OpaquePointer? = Self.withCStrings(values) { pointers in
+            PQexecParams(handle, text, Int32(values.count), nil, pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PostgresResult(result)
+        default:
+            throw error(result, sql: sql)
+        }
+    }
+
+    /// Runs statements that take no values, separated by semicolons, in one round trip (the
+    /// simple query protocol): migrations, transaction control.
+    public func executeScript(_ sql: String) throws(PostgresError) {
+        guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", sql: sql, connectionLost: true) }
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: throw error(result, sql: sql.count > 200 ? String(sql.prefix(200)) + "..." : sql)
+        }
+    }
+
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> [Row] {
+        try execute(sql, arguments).rows
+    }
+
+    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> Row? {
+        try execute(sql, arguments).rows.first
+    }
+
+    public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [],
+                                                        as type: T.Type = T.self) throws(PostgresError) -> T? {
+        try fetchOne(sql, arguments).flatMap { T(databaseValue: $0[0]) }
+    }
+
+    /// Whether a transaction is open (or failed and waiting for its ROLLBACK).
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// `LISTEN`ed notifications that have arrived, read without waiting.
+    public func notifications() throws(PostgresError) -> [(channel: String, payload: String)] {
+        guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }
+        guard PQconsumeInput(handle) == 1 else {
+            throw PostgresError(sqlState: nil, message: Self.message(handle), connectionLost: true)
+        }
+        var found: [(String, String)] = []
+        while let notice = PQnotifies(handle) {
+            found.append((String(cString: notice.pointee.relname), String(cString: notice.pointee.extra)))
+            PQfreemem(notice)
+        }
+        return found
+    }
+
+    /// The socket libpq reads from, to wait on for notifications.
+    public var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+
+    private func error(_ result: OpaquePointer?, sql: String) -> PostgresError {
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+        let lost = PQstatus(handle) != CONNECTION_OK
+        return PostgresError(sqlState: state, message: Self.message(handle), sql: sql, connectionLost: lost)
+    }
+
+    private static func message(_ handle: OpaquePointer?) -> String {
+        guard let handle, let text = PQerrorMessage(handle) else { return "no connection" }
+        return String(cString: text).trimmingCharacters(in: " \n")
+    }
+
+    /// A value as PostgreSQL's text format has it; nil is NULL.
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): text
+        case .blob(let bytes): "\\x" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        }
+    }
+
+    private static func withCStrings<R>(_ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        if values.isEmpty { return body(nil) }
+        var pointers: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
+        defer { for pointer in pointers { free(pointer) } }
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) { body($0) }
+        }
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, set.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, set.contains(last) { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

@@ -1,0 +1,99 @@
+import BouncerStore
+import Locking
+
+/// The connection that writes, with group commit as the SQLite store's `DatabaseWriter` has it:
+/// writes that arrive while a group commits are gathered into the next transaction, each in a
+/// savepoint of its own (so one failing write does not undo the others), and each caller is
+/// resumed only after the COMMIT that holds its write has returned. Nothing is acknowledged before
+/// it is durable. A write that fails because the database is unavailable fails its whole group.
+///
+/// Several instances may write to one database at once: what must hold across them (one open flag
+/// per user and message, a client id used once) is held by constraints and row locks inside these
+/// transactions, never by anything in this process.
+public final class PostgresWriter: Sendable {
+    private struct WorkItem: Sendable {
+        /// Runs the write in its savepoint and keeps its result until the commit is known.
+        let run: @Sendable (PostgresConnection) -> PostgresError?
+        let finish: @Sendable (PostgresError?) -> Void
+    }
+
+    private let session: PostgresSession
+    private let pending = PendingWrites<WorkItem>()
+    private let maxBatchSize: Int
+
+    init(url: String, maxBatchSize: Int) {
+        session = PostgresSession(url: url, label: "bouncer.postgres.writer")
+        self.maxBatchSize = max(1, maxBatchSize)
+    }
+
+    /// Runs `work` in the next group transaction and returns its result once that is committed.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            write(work) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// As `write`, calling `completion` on the writer's queue once the group has committed.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let result = Locked<Result<T, any Error>?>(nil)
+        let item = WorkItem(
+            run: { connection in
+                let outcome = Result { try Self.inSavepoint(connection, work) }
+                result.withLock { $0 = outcome }
+                guard case .failure(let error) = outcome, let failure = error as? PostgresError,
+                      failure.connectionLost || failure.isUnavailable else { return nil }
+                return failure
+            },
+            finish: { commitError in
+                if let commitError {
+                    completion(.failure(commitError))
+                } else {
+                    completion(result.withLock { $0 } ?? .failure(PostgresError(sqlState: nil, message: "the store is closed")))
+                }
+            })
+        let accepted = pending.add(item) { session.queue.async { self.drain() } }
+        if !accepted { completion(.failure(PostgresError(sqlState: nil, message: "the store is closed"))) }
+    }
+
+    private static func inSavepoint<T>(_ connection: PostgresConnection, _ work: (PostgresConnection) throws -> T) throws -> T {
+        try connection.executeScript("SAVEPOINT write")
+        do {
+            let value = try work(connection)
+            try connection.executeScript("RELEASE SAVEPOINT write")
+            return value
+        } catch {
+            if connection.isOpen { try connection.executeScript("ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write") }
+            throw error
+        }
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.nextGroup(limit: maxBatchSize)
+            if batch.isEmpty { return }
+            var commitError: PostgresError?
+            do {
+                try session.runHere { connection in
+                    try connection.executeScript("BEGIN")
+                    for item in batch {
+                        if let error = item.run(connection) { throw error }
+                    }
+                    try connection.executeScript("COMMIT")
+                }
+            } catch {
+                commitError = error as? PostgresError ?? PostgresError(sqlState: nil, message: String(describing: error))
+                _ = try? session.runHere { connection in
+                    if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
+                }
+            }
+            for item in batch { item.finish(commitError) }
+        }
+    }
+
+    func close() {
+        pending.close()
+        session.queue.sync { drain() }
+        session.close()
+    }
+}

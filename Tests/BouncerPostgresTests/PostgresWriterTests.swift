@@ -1,0 +1,97 @@
+import BouncerStore
+import Foundation
+import Testing
+import TestSupport
+@testable import BouncerPostgres
+
+/// Group commit on PostgreSQL, against a real server.
+@Suite struct PostgresWriterTests {
+    static func prepared() throws -> (PostgresTestDatabase, PostgresWriter) {
+        let database = try PostgresTestDatabase()
+        try PostgresConnection(url: database.url).executeScript("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER NOT NULL)")
+        return (database, PostgresWriter(url: database.url, maxBatchSize: 64))
+    }
+
+    @Test func concurrentWritesAreAllCommittedAndAFailedOneUndoesOnlyItself() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    // Every tenth write collides with the one before it and must fail alone.
+                    let id = index % 10 == 9 ? "w\(index - 1)" : "w\(index)"
+                    return (try? await writer.write { connection in
+                        try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text(id), .integer(Int64(index))])
+                    }) != nil
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 180)
+        let stored = try PostgresConnection(url: database.url).fetchValue("SELECT count(*) FROM t", as: Int.self)
+        #expect(stored == 180)
+    }
+
+    @Test func aWriteIsReadableOnceItsCallerHearsOfIt() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        let reader = try PostgresConnection(url: database.url)
+        for index in 0..<20 {
+            try await writer.write { connection in
+                try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text("r\(index)"), .integer(Int64(index))])
+            }
+            #expect(try reader.fetchValue("SELECT n FROM t WHERE id = ?", [.text("r\(index)")], as: Int.self) == index)
+        }
+    }
+
+    @Test func aLostConnectionFailsFastAndTheWriterConnectsAgain() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        try await writer.write { connection in try connection.execute("INSERT INTO t VALUES ('before', 1)") }
+        // The server ends the writer's session, as a restart would.
+        let admin = try PostgresConnection(url: database.url)
+        let ended = try admin.fetchValue("""
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid != pg_backend_pid()
+            """, as: Int.self)
+        #expect(ended == 1)
+        do {
+            try await writer.write { connection in try connection.execute("INSERT INTO t VALUES ('lost', 2)") }
+            Issue.record("a write on a connection the server ended fails")
+        } catch let error as PostgresError {
+            #expect(error.isUnavailable)
+        }
+        var recovered = false
+        for _ in 0..<50 where !recovered {
+            recovered = (try? await writer.write { connection in try connection.execute("INSERT INTO t VALUES ('after', 3)") }) != nil
+            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered, "the writer connects again by itself")
+        let ids = try admin.fetchAll("SELECT id FROM t ORDER BY n").compactMap { $0.get("id", as: String.self) }
+        #expect(ids == ["before", "after"], "nothing of the failed write was kept")
+    }
+
+    @Test func readersSeeOneSnapshotAndComeBackAfterTheServerEndsThem() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        let readers = PostgresReaderPool(url: database.url, count: 2)
+        defer { readers.close() }
+        try await writer.write { connection in try connection.execute("INSERT INTO t VALUES ('a', 1)") }
+        let (first, second) = try await readers.read { connection in
+            let first = try connection.fetchValue("SELECT count(*) FROM t", as: Int.self)
+            // Committed by another connection meanwhile: not seen inside this read.
+            try PostgresConnection(url: database.url).execute("INSERT INTO t VALUES ('b', 2)")
+            return (first, try connection.fetchValue("SELECT count(*) FROM t", as: Int.self))
+        }
+        #expect(first == 1 && second == 1)
+        #expect(try await readers.read { try $0.fetchValue("SELECT count(*) FROM t", as: Int.self) } == 2)
+        _ = try PostgresConnection(url: database.url).execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid != pg_backend_pid()")
+        var counts: [Int?] = []
+        for _ in 0..<30 {
+            counts.append(try? await readers.read { try $0.fetchValue("SELECT count(*) FROM t", as: Int.self) })
+            if counts.suffix(2) == [2, 2] { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(counts.suffix(2) == [2, 2], "both readers connect again: \(counts)")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A new, empty PostgreSQL database for one test, on the cluster `make test` starts
+/// (`BOUNCER_TEST_POSTGRES_URL`, see scripts/postgres-cluster.sh), dropped when released. Without
+/// that cluster a test that needs one fails and says so: it never passes without PostgreSQL.
+public final class PostgresTestDatabase: @unchecked Sendable {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The database's URL.
+    public let url: String
+    public let name: String
+    private let adminURL: String
+
+    public init() throws {
+        guard let admin = ProcessInfo.processInfo.environment["BOUNCER_TEST_POSTGRES_URL"], !admin.isEmpty else {
+            throw Unavailable(description: "no PostgreSQL for this test: set BOUNCER_TEST_POSTGRES_URL to a cluster's URL "
+                                + "(`make test` starts one with scripts/postgres-cluster.sh)")
+        }
+        adminURL = admin
+        name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try Self.psql(admin, "CREATE DATABASE \(name)")
+        guard let slash = admin.range(of: "/", options: .backwards) else { throw Unavailable(description: "not a URL: \(admin)") }
+        url = String(admin[..<slash.upperBound]) + name
+    }
+
+    deinit {
+        try? Self.psql(adminURL, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// Runs `sql` with psql against `url`; returns what it printed (unaligned, tuples only).
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["--no-psqlrc", "--quiet", "--tuples-only", "--no-align", "--set", "ON_ERROR_STOP=1", "--dbname", url,
+                             "--command", sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw Unavailable(description: "psql failed: \(output)") }
+        return output
+    }
+}
