@@ -6,9 +6,11 @@ import Glibc
 /// out with the extended protocol (`PQexecParams`): SQL is sent apart from its values, which
 /// travel as text. Results come back as `Row`s of `DatabaseValue`s, typed by the columns' types, so
 /// the rows the SQLite store reads and these read the same way.
-public final class PostgresConnection {
+public final class PostgresConnection: SQLConnection {
     private var handle: OpaquePointer?
     public let url: String
+    /// Rows changed by the last statement.
+    public private(set) var changes = 0
 
     /// Connects to `url` (`postgres://user:password@host:port/database`, or any libpq
     /// connection string).
@@ -37,9 +39,14 @@ public final class PostgresConnection {
     public var isOpen: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one statement: `?` placeholders (as in the SQLite store's SQL) or `$n` ones, with
-    /// `arguments` bound in order. Returns the rows, if the statement returns any.
+    /// `arguments` bound in order.
+    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws(PostgresError) {
+        _ = try query(sql, arguments)
+    }
+
+    /// As `execute`, returning the rows the statement returned and how many it changed.
     @discardableResult
-    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
+    public func query(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
         guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", sql: sql, connectionLost: true) }
         let text = PlaceholderRewriter.numbered(sql)
         let values: [String?] = arguments.map(Self.text)
@@ -49,7 +56,9 @@ public final class PostgresConnection {
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return PostgresResult(result)
+            let outcome = PostgresResult(result)
+            changes = outcome.changes
+            return outcome
         default:
             throw error(result, sql: sql)
         }
@@ -67,17 +76,8 @@ public final class PostgresConnection {
         }
     }
 
-    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> [Row] {
-        try execute(sql, arguments).rows
-    }
-
-    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PostgresError) -> Row? {
-        try execute(sql, arguments).rows.first
-    }
-
-    public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [],
-                                                        as type: T.Type = T.self) throws(PostgresError) -> T? {
-        try fetchOne(sql, arguments).flatMap { T(databaseValue: $0[0]) }
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue]) throws(PostgresError) -> [Row] {
+        try query(sql, arguments).rows
     }
 
     /// Whether a transaction is open (or failed and waiting for its ROLLBACK).

@@ -88,13 +88,13 @@ public protocol FlagRepository: Sendable {
                 audit: AuditEntry) async throws -> ReviewResult?
 }
 
-extension SQLiteStore: FlagRepository {
-    static let flagColumns = "id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, state, resolution, resolved_by, resolved_at, created_at"
+extension SQLStore {
+    static var flagColumns: String { "id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, state, resolution, resolved_by, resolved_at, created_at" }
 
     public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
                          now: String, hideThreshold: Int) async throws -> FlagOutcome {
-        try await writer.write { database in
-            guard let message = try Self.readMessage(database, id: messageID),
+        try await write { database in
+            guard let message = try MessageSQL.read(database, id: messageID),
                   MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: reporter)
             else { return .messageNotFound }
             guard message.userID != reporter.userID else { return .ownMessage }
@@ -106,7 +106,7 @@ extension SQLiteStore: FlagRepository {
             let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
                                   details: details, custom: custom, ruleID: nil, state: .open, resolution: nil, resolvedBy: nil,
                                   resolvedAt: nil, createdAt: now)
-            try Self.insert([NewFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID,
+            try MessageSQL.insert([NewFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID,
                                      reason: reason, details: details, custom: custom, createdAt: now)], database)
             if hideThreshold > 0 {
                 let reporters = try database.fetchValue(
@@ -121,7 +121,7 @@ extension SQLiteStore: FlagRepository {
     }
 
     public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
-        try await writer.write { database in
+        try await write { database in
             try database.execute("UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
                                  [.text(messageID), .text(reporterID)])
             return database.changes > 0
@@ -129,14 +129,14 @@ extension SQLiteStore: FlagRepository {
     }
 
     public func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchValue("SELECT 1 FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open' LIMIT 1",
                                     [.text(messageID), .text(reporterID)], as: Int.self) != nil
         }
     }
 
     public func openFlagCount() async throws -> Int {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchValue("SELECT coalesce(sum(open_flags), 0) FROM review_queue", as: Int.self) ?? 0
         }
     }
@@ -157,7 +157,7 @@ extension SQLiteStore: FlagRepository {
         let columns = Self.flagColumns.split(separator: ",").map { "f." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
         let sql = "SELECT \(columns) FROM flags f \(filter) ORDER BY f.id LIMIT ?"
         let bound = arguments
-        return try await readers.read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
+        return try await read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
     }
 
     public func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
@@ -171,10 +171,10 @@ extension SQLiteStore: FlagRepository {
         arguments.append(contentsOf: [.integer(Int64(limit)), .integer(Int64(offset))])
         let query = sql
         let bound = arguments
-        return try await readers.read { database in
+        return try await read { database in
             try database.fetchAll(query, bound).compactMap { row -> ReviewItem? in
                 guard let messageID = row.get("message_id", as: String.self),
-                      let message = try Self.readMessage(database, id: messageID) else { return nil }
+                      let message = try MessageSQL.read(database, id: messageID) else { return nil }
                 let flags = try database.fetchAll("SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND state = 'open' ORDER BY id",
                                                   [.text(messageID)]).map(Self.storedFlag)
                 var counts: [String: Int] = [:]
@@ -187,8 +187,8 @@ extension SQLiteStore: FlagRepository {
 
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry) async throws -> ReviewResult? {
-        try await writer.write { database in
-            guard try Self.readMessage(database, id: messageID) != nil else { return nil }
+        try await write { database in
+            guard try MessageSQL.read(database, id: messageID) != nil else { return nil }
             try database.execute(
                 "UPDATE flags SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? WHERE message_id = ? AND state = 'open'",
                 [.text(resolution), .text(moderator), .text(now), .text(messageID)])
@@ -201,7 +201,7 @@ extension SQLiteStore: FlagRepository {
                 try database.execute("UPDATE messages SET hidden = 0 WHERE id = ?", [.text(messageID)])
             }
             try Self.insert(audit, database)
-            return ReviewResult(message: try Self.readMessage(database, id: messageID), resolved: resolved)
+            return ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved)
         }
     }
 
@@ -213,3 +213,5 @@ extension SQLiteStore: FlagRepository {
                    createdAt: row.get("created_at") ?? "")
     }
 }
+
+extension SQLiteStore: FlagRepository {}

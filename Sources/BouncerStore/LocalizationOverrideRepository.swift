@@ -14,15 +14,15 @@ public struct OverrideSnapshot: Sendable {
     public var overrides: [String: [String: String]]
 }
 
-extension SQLiteStore: LocalizationOverrideRepository {
+extension SQLStore {
     public func allOverrides() async throws -> [String: [String: String]] {
-        try await readers.read(Self.readOverrides)
+        try await read { try Self.readOverrides($0) }
     }
 
     public func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot {
         let now = Timestamp.now()
         let sequence = changeSequence
-        return try await writer.write { database in
+        return try await write { database in
             for (key, value) in strings.sorted(by: { $0.key < $1.key }) {
                 try database.execute(
                     """
@@ -40,14 +40,14 @@ extension SQLiteStore: LocalizationOverrideRepository {
 
     public func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot? {
         let sequence = changeSequence
-        return try await writer.write { database in
+        return try await write { database in
             try database.execute("DELETE FROM localization_overrides WHERE locale = ? AND key = ?", [.text(locale), .text(key)])
             guard database.changes > 0 else { return nil }
             return OverrideSnapshot(sequence: sequence.next(), overrides: try Self.readOverrides(database))
         }
     }
 
-    private static func readOverrides(_ database: Database) throws -> [String: [String: String]] {
+    private static func readOverrides(_ database: Connection) throws -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         for row in try database.fetchAll("SELECT locale, key, value FROM localization_overrides") {
             guard let locale = row.get("locale", as: String.self), let key = row.get("key", as: String.self),
@@ -57,3 +57,5 @@ extension SQLiteStore: LocalizationOverrideRepository {
         return result
     }
 }
+
+extension SQLiteStore: LocalizationOverrideRepository {}

@@ -71,9 +71,9 @@ public protocol ModerationRepository: Sendable {
     func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
 }
 
-extension SQLiteStore: ModerationRepository {
+extension SQLStore {
     public func activeBan(userID: String, now: String) async throws -> StoredBan? {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchOne(
                 "SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)",
                 [.text(userID), .text(now)]).map(Self.storedBan)
@@ -81,7 +81,7 @@ extension SQLiteStore: ModerationRepository {
     }
 
     public func ban(_ ban: StoredBan, audit: AuditEntry) async throws {
-        try await writer.write { database in
+        try await write { database in
             try database.execute(
                 """
                 INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -95,7 +95,7 @@ extension SQLiteStore: ModerationRepository {
     }
 
     public func unban(userID: String, audit: AuditEntry) async throws -> Bool {
-        try await writer.write { database in
+        try await write { database in
             try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
             guard database.changes > 0 else { return false }
             try Self.insert(audit, database)
@@ -104,7 +104,7 @@ extension SQLiteStore: ModerationRepository {
     }
 
     public func activeBans(now: String, after: String?, limit: Int) async throws -> [StoredBan] {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchAll(
                 """
                 SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans
@@ -114,7 +114,7 @@ extension SQLiteStore: ModerationRepository {
     }
 
     public func record(_ entry: AuditEntry) async throws {
-        try await writer.write { database in try Self.insert(entry, database) }
+        try await write { database in try Self.insert(entry, database) }
     }
 
     public func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
@@ -128,7 +128,7 @@ extension SQLiteStore: ModerationRepository {
         arguments.append(.integer(Int64(query.limit)))
         let sql = "SELECT id, actor_id, action, target_type, target_id, note, details, created_at FROM audit_log \(filter) ORDER BY id LIMIT ?"
         let bound = arguments
-        return try await readers.read { database in
+        return try await read { database in
             try database.fetchAll(sql, bound).map { row in
                 AuditEntry(id: row.get("id") ?? "", actorID: row.get("actor_id") ?? "", action: row.get("action") ?? "",
                            targetType: row.get("target_type") ?? "", targetID: row.get("target_id") ?? "", note: row.get("note"),
@@ -137,7 +137,7 @@ extension SQLiteStore: ModerationRepository {
         }
     }
 
-    static func insert(_ entry: AuditEntry, _ database: Database) throws {
+    static func insert(_ entry: AuditEntry, _ database: some SQLConnection) throws {
         try database.execute(
             "INSERT INTO audit_log (id, actor_id, action, target_type, target_id, note, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [.text(entry.id), .text(entry.actorID), .text(entry.action), .text(entry.targetType), .text(entry.targetID),
@@ -149,3 +149,5 @@ extension SQLiteStore: ModerationRepository {
                   expiresAt: row.get("expires_at"), createdBy: row.get("created_by") ?? "", createdAt: row.get("created_at") ?? "")
     }
 }
+
+extension SQLiteStore: ModerationRepository {}

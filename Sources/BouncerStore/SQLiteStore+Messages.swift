@@ -1,10 +1,7 @@
 import BouncerDomain
 extension SQLiteStore: MessageRepository {
-    static let messageColumnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
-                                    "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden"]
-    static let messageColumns = messageColumnList.joined(separator: ", ")
-    private static let channelPage = ChannelIndex.pageSQL(columns: messageColumnList, visibleToViewer: false)
-    private static let channelPageForViewer = ChannelIndex.pageSQL(columns: messageColumnList, visibleToViewer: true)
+    private static let channelPage = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false)
+    private static let channelPageForViewer = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: true)
 
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
@@ -14,11 +11,11 @@ extension SQLiteStore: MessageRepository {
         writer.write(oneStatement: flags.isEmpty, { database in
             // A retry is answered with what it first made, whatever has happened to the parent since.
             // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
-            if message.parentID != nil, let existing = try Self.readMessage(database, id: message.id) {
+            if message.parentID != nil, let existing = try MessageSQL.read(database, id: message.id) {
                 return Self.retried(message, found: existing)
             }
             if let parentID = message.parentID {
-                guard let parent = try Self.readMessage(database, id: parentID), parent.channelID == message.channelID,
+                guard let parent = try MessageSQL.read(database, id: parentID), parent.channelID == message.channelID,
                       MessageVisibility.isVisible(state: parent.state, hidden: parent.hidden, authorID: parent.userID, to: sender) else {
                     return .parentNotFound
                 }
@@ -27,28 +24,28 @@ extension SQLiteStore: MessageRepository {
             try database.execute(Self.insertMessage, values)
             if database.changes == 0 {
                 // The id is taken: by this same message sent before (a retry), or by another one.
-                return try Self.readMessage(database, id: message.id).map { Self.retried(message, found: $0) } ?? .conflict
+                return try MessageSQL.read(database, id: message.id).map { Self.retried(message, found: $0) } ?? .conflict
             }
             stored.sequence = database.lastInsertRowID
-            try Self.insert(flags, database)
+            try MessageSQL.insert(flags, database)
             return SendOutcome.created(stored)
         }, completion: completion)
     }
 
     public func message(id: String) async throws -> StoredMessage? {
-        try await readers.read { database in try Self.readMessage(database, id: id) }
+        try await readers.read { database in try MessageSQL.read(database, id: id) }
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
         let page: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
         let (query, arguments) = viewer.seesEverything ? (Self.channelPage, page) : (Self.channelPageForViewer, page + [.text(viewer.userID)])
-        return try await readers.read { database in try database.fetchAll(query, arguments).map(Self.storedMessage) }
+        return try await readers.read { database in try database.fetchAll(query, arguments).map(MessageSQL.message) }
     }
 
     public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
         async throws -> (found: Bool, message: StoredMessage?) {
         try await writer.write { database in
-            guard let current = try Self.readMessage(database, id: id) else { return (false, nil) }
+            guard let current = try MessageSQL.read(database, id: id) else { return (false, nil) }
             switch try change(current) {
             case .unchanged:
                 return (true, current)
@@ -72,7 +69,7 @@ extension SQLiteStore: MessageRepository {
                     [.text(updated.text), updated.originalText.databaseValue, updated.state.databaseValue,
                      updated.moderation.databaseValue, updated.bounceAction.databaseValue,
                      .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt), .text(id)])
-                try Self.insert(flags, database)
+                try MessageSQL.insert(flags, database)
                 var result = updated
                 result.sequence = current.sequence
                 return (true, result)
@@ -89,23 +86,6 @@ extension SQLiteStore: MessageRepository {
                                 moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
             }
         }
-    }
-
-    static func insert(_ flags: [NewFlag], _ database: Database) throws {
-        for flag in flags {
-            try database.execute(
-                """
-                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, created_at, author_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT user_id FROM messages WHERE id = ?))
-                """,
-                [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
-                 flag.details.databaseValue, flag.custom.databaseValue,
-                 flag.ruleID.databaseValue, .text(flag.createdAt), .text(flag.messageID)])
-        }
-    }
-
-    static func readMessage(_ database: Database, id: String) throws -> StoredMessage? {
-        try database.fetchOne("SELECT \(messageColumns) FROM messages WHERE id = ?", [.text(id)]).map(storedMessage)
     }
 
     /// A send whose id is taken: a retry of `message` when the stored one matches it.
@@ -129,16 +109,5 @@ extension SQLiteStore: MessageRepository {
          .text(message.createdAt), .text(message.updatedAt)]
     }
 
-    static func storedMessage(_ row: Row) -> StoredMessage {
-        var message = StoredMessage(
-            id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "", userID: row.get("user_id") ?? "",
-            text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? .delivered,
-            parentID: row.get("parent_id"), custom: row.get("custom"), moderation: row.get("moderation"),
-            bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
-            createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
-        message.sequence = row.get("sequence") ?? 0
-        message.hidden = row.get("hidden") ?? false
-        return message
-    }
 }
 

@@ -11,7 +11,7 @@ public final class SQLiteStore: Sendable {
     public let readers: ReaderPool
     public let schemaVersion: Int
     /// Numbers changes whose results are swapped into memory, in commit order.
-    let changeSequence = ChangeSequence()
+    public let changeSequence = ChangeSequence()
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
@@ -75,12 +75,4 @@ public final class SQLiteStore: Sendable {
         readers.close()
         writer.close()
     }
-}
-
-/// A counter advanced only on the writer's queue.
-final class ChangeSequence: Sendable {
-    private let value = Atomic<UInt64>(0)
-
-    func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
-    var current: UInt64 { value.load(ordering: .relaxed) }
 }

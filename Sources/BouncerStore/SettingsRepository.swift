@@ -4,14 +4,14 @@ public protocol SettingsRepository: Sendable {
     func saveSettings(_ json: String, by actor: String) async throws
 }
 
-extension SQLiteStore: SettingsRepository {
+extension SQLStore {
     public func loadSettings() async throws -> String? {
-        try await readers.read { database in try database.fetchValue("SELECT value FROM settings WHERE id = 1", as: String.self) }
+        try await read { database in try database.fetchValue("SELECT value FROM settings WHERE id = 1", as: String.self) }
     }
 
     public func saveSettings(_ json: String, by actor: String) async throws {
         let now = Timestamp.now()
-        try await writer.write { database in
+        try await write { database in
             try database.execute(
                 """
                 INSERT INTO settings (id, value, updated_at, updated_by) VALUES (1, ?, ?, ?)
@@ -20,3 +20,5 @@ extension SQLiteStore: SettingsRepository {
         }
     }
 }
+
+extension SQLiteStore: SettingsRepository {}

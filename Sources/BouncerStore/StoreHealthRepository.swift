@@ -16,10 +16,11 @@ public struct StoreNotReady: Error, CustomStringConvertible {
     public var description: String
 }
 
-extension SQLiteStore: StoreHealthRepository {
+extension SQLStore {
+    /// `StoreHealthRepository`: a read answered, at this release's schema version.
     public func checkReady() async throws {
         let expected = schemaVersion
-        let version = try await readers.read { database in
+        let version = try await read { database in
             try database.fetchValue("SELECT coalesce(max(version), 0) FROM schema_migrations", as: Int.self) ?? 0
         }
         guard version == expected else {
@@ -28,16 +29,17 @@ extension SQLiteStore: StoreHealthRepository {
     }
 }
 
-extension SQLiteStore: ServiceMetadataRepository {
+/// `ServiceMetadataRepository`.
+extension SQLStore {
     public func metadata(_ key: String) async throws -> String? {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchValue("SELECT value FROM service_meta WHERE key = ?", [.text(key)], as: String.self)
         }
     }
 
     public func setMetadata(_ key: String, _ value: String) async throws {
         let now = Timestamp.now()
-        try await writer.write { database in
+        try await write { database in
             try database.execute(
                 """
                 INSERT INTO service_meta (key, value, updated_at) VALUES (?, ?, ?)
@@ -47,3 +49,5 @@ extension SQLiteStore: ServiceMetadataRepository {
         }
     }
 }
+
+extension SQLiteStore: StoreHealthRepository, ServiceMetadataRepository {}

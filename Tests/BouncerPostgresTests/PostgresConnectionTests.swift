@@ -29,10 +29,10 @@ import TestSupport
         let database = try PostgresTestDatabase()
         let connection = try PostgresConnection(url: database.url)
         try connection.executeScript("CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT UNIQUE)")
-        let inserted = try connection.execute("INSERT INTO t (name) VALUES (?), (?) RETURNING id", [.text("a"), .text("b")])
+        let inserted = try connection.query("INSERT INTO t (name) VALUES (?), (?) RETURNING id", [.text("a"), .text("b")])
         #expect(inserted.changes == 2)
         #expect(inserted.rows.compactMap { $0.get("id", as: Int64.self) } == [1, 2])
-        let ignored = try connection.execute("INSERT INTO t (name) VALUES (?) ON CONFLICT (name) DO NOTHING", [.text("a")])
+        let ignored = try connection.query("INSERT INTO t (name) VALUES (?) ON CONFLICT (name) DO NOTHING", [.text("a")])
         #expect(ignored.changes == 0)
     }
 

@@ -185,7 +185,7 @@ import TestSupport
         let store = try Self.openStore(directory, batchSize: 1)
         defer { store.close() }
         for visibleToViewer in [false, true] {
-            let sql = ChannelIndex.pageSQL(columns: SQLiteStore.messageColumnList, visibleToViewer: visibleToViewer)
+            let sql = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: visibleToViewer)
             let plan = try await store.readers.read { database in
                 let arguments: [DatabaseValue] = [.text("c"), .integer(100), .integer(10)] + (visibleToViewer ? [.text("u")] : [])
                 return try database.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments)
@@ -213,7 +213,7 @@ import TestSupport
             }
         }
         try ChannelIndex.catchUp(database)
-        let sql = ChannelIndex.pageSQL(columns: SQLiteStore.messageColumnList, visibleToViewer: false)
+        let sql = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false)
         func steps(before cursor: Int64) throws -> (ids: Int, steps: Int) {
             let statement = try database.cachedStatement(sql)
             try statement.bind([.text("messaging:big"), .integer(cursor), .integer(20)])

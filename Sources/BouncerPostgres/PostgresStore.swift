@@ -1,0 +1,40 @@
+import BouncerStore
+
+/// The store on PostgreSQL: a writer with group commit, readers, and the migrations of
+/// `migrations/postgres/` applied at open. Several instances may share one database. The
+/// repositories written once for both stores (`SQLStore`) run on it unchanged.
+public final class PostgresStore: SQLStore {
+    public let url: String
+    public let writer: PostgresWriter
+    public let readers: PostgresReaderPool
+    public let schemaVersion: Int
+    public let changeSequence = ChangeSequence()
+
+    /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
+    /// once apply each migration once), and opens the writer and the readers.
+    public init(url: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration]) throws {
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        try PostgresMigrator(migrations: migrations).migrate(connection)
+        self.url = url
+        schemaVersion = migrations.last?.version ?? 0
+        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize)
+        readers = PostgresReaderPool(url: url, count: configuration.readerCount)
+    }
+
+    public func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await readers.read(work)
+    }
+
+    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await writer.write(work)
+    }
+
+    public func close() {
+        readers.close()
+        writer.close()
+    }
+}
+
+extension PostgresStore: SettingsRepository, LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository,
+    ModerationRepository, FlagRepository {}

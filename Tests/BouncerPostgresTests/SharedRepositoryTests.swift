@@ -1,0 +1,105 @@
+import BouncerDomain
+import BouncerStore
+import Foundation
+import Locking
+import Testing
+import TestSupport
+@testable import BouncerPostgres
+
+/// The repositories written once for both stores (`SQLStore`), run against each: the same calls
+/// must give the same answers on SQLite and on PostgreSQL.
+@Suite struct SharedRepositoryTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    typealias Repositories = SQLStore & SettingsRepository & LocalizationOverrideRepository & StoreHealthRepository
+        & ModerationRepository & FlagRepository
+
+    /// Runs `scenario` on a fresh SQLite store and a fresh PostgreSQL one.
+    static func onBothStores(_ scenario: (any Repositories) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = try SQLiteStore(path: directory.path("shared.sqlite3"),
+                                     migrations: try Migration.load(directory: repository.appendingPathComponent("migrations")))
+        defer { sqlite.close() }
+        try await scenario(sqlite)
+        let database = try PostgresTestDatabase()
+        let postgres = try PostgresStore(url: database.url,
+                                         migrations: try Migration.load(directory: repository.appendingPathComponent("migrations/postgres")))
+        defer { postgres.close() }
+        try await scenario(postgres)
+    }
+
+    static func addMessage<S: SQLStore>(_ store: S, id: String, author: String, state: MessageState = .delivered) async throws {
+        try await store.write { connection in
+            try connection.execute("""
+                INSERT INTO messages (id, channel_id, user_id, text, state, created_at, updated_at)
+                VALUES (?, 'messaging:room', ?, 'some text', ?, '2026-12-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z')
+                """, [.text(id), .text(author), state.databaseValue])
+        }
+    }
+
+    static func audit(_ action: String, _ target: String) -> AuditEntry {
+        AuditEntry(id: TimeOrderedID.make(), actorID: "mod", action: action, targetType: "user", targetID: target,
+                   createdAt: Timestamp.now())
+    }
+
+    @Test func settingsOverridesAndReadiness() async throws {
+        try await Self.onBothStores { store in
+            try await store.checkReady()
+            #expect(try await store.loadSettings() == nil)
+            try await store.saveSettings(#"{"a":1}"#, by: "root")
+            try await store.saveSettings(#"{"a":2}"#, by: "root")
+            #expect(try await store.loadSettings() == #"{"a":2}"#)
+            let set = try await store.setOverrides(locale: "de", strings: ["k1": "eins", "k2": "zwei"], by: "root")
+            #expect(set.overrides == ["de": ["k1": "eins", "k2": "zwei"]])
+            let deleted = try await store.deleteOverride(locale: "de", key: "k1")
+            #expect(deleted?.overrides == ["de": ["k2": "zwei"]])
+            #expect(deleted.map(\.sequence) ?? 0 > set.sequence)
+            #expect(try await store.deleteOverride(locale: "de", key: "k1") == nil)
+            #expect(try await store.allOverrides() == ["de": ["k2": "zwei"]])
+        }
+    }
+
+    @Test func bansAndTheAuditLog() async throws {
+        try await Self.onBothStores { store in
+            let now = Timestamp.now()
+            try await store.ban(StoredBan(userID: "troll", reason: "spam", shadow: true, expiresAt: nil, createdBy: "mod", createdAt: now),
+                                audit: Self.audit("user.ban", "troll"))
+            try await store.ban(StoredBan(userID: "gone", reason: nil, shadow: false, expiresAt: "2000-01-01T00:00:00.000Z",
+                                          createdBy: "mod", createdAt: now), audit: Self.audit("user.ban", "gone"))
+            #expect(try await store.activeBan(userID: "troll", now: now)?.shadow == true)
+            #expect(try await store.activeBan(userID: "gone", now: now) == nil, "an expired ban no longer applies")
+            #expect(try await store.activeBans(now: now, after: nil, limit: 10).map(\.userID) == ["troll"])
+            #expect(try await store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")))
+            #expect(try await !store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")))
+            let entries = try await store.auditEntries(AuditQuery(actorID: "mod", action: nil, after: nil, limit: 10))
+            #expect(entries.map(\.action) == ["user.ban", "user.ban", "user.unban"])
+        }
+    }
+
+    @Test func flagsOnePerReporterHiddenAtTheThresholdAndReviewed() async throws {
+        try await Self.onBothStores { store in
+            try await Self.addMessage(store, id: "m1", author: "alice")
+            try await Self.addMessage(store, id: "secret", author: "alice", state: .bounced)
+            func flag(_ reporter: String, _ message: String = "m1") async throws -> FlagOutcome {
+                try await store.fileFlag(messageID: message, reporter: Viewer(userID: reporter, role: .user), reason: "spam", details: nil,
+                                         custom: nil, id: TimeOrderedID.make(), now: Timestamp.now(), hideThreshold: 2)
+            }
+            guard case .created(let first) = try await flag("bob") else { Issue.record("bob's flag is filed"); return }
+            #expect(try await flag("bob") == .existing(first), "one open flag per reporter and message")
+            #expect(try await flag("alice") == .ownMessage)
+            #expect(try await flag("bob", "secret") == .messageNotFound, "a message bob may not see cannot be flagged")
+            _ = try await flag("carol")
+            #expect(try await store.openFlagCount() == 2)
+            let queue = try await store.reviewQueue(channelID: nil, order: .flagCount, offset: 0, limit: 10)
+            #expect(queue.map(\.message.id) == ["m1"])
+            #expect(queue.first?.message.hidden == true, "hidden once two users flagged it")
+            #expect(queue.first?.countsByReason == ["spam": 2])
+            let reviewed = try await store.review(messageID: "m1", resolution: "message_removed", removeMessage: true, by: "mod",
+                                                  now: Timestamp.now(), audit: Self.audit("flag.review", "m1"))
+            #expect(reviewed?.resolved == 2)
+            #expect(reviewed?.message?.state == .removed)
+            #expect(try await store.reviewQueue(channelID: nil, order: .oldest, offset: 0, limit: 10).isEmpty)
+            #expect(try await store.flags(FlagQuery(state: .resolved)).count == 2)
+        }
+    }
+}
