@@ -37,4 +37,4 @@ public final class PostgresStore: SQLStore {
 }
 
 extension PostgresStore: SettingsRepository, LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository,
-    ModerationRepository, FlagRepository {}
+    ModerationRepository, FlagRepository, RuleRepository {}

@@ -64,12 +64,12 @@ public protocol RuleRepository: Sendable {
     func deleteRule(id: String) async throws -> RuleSnapshot?
 }
 
-extension SQLiteStore: RuleRepository {
-    static let ruleColumns = "id, name, kind, pattern, action, channels, enabled, priority, inflections, created_at, updated_at, created_by"
+extension SQLStore {
+    static var ruleColumns: String { "id, name, kind, pattern, action, channels, enabled, priority, inflections, created_at, updated_at, created_by" }
 
     public func allRules() async throws -> RuleSnapshot {
         let sequence = changeSequence
-        return try await writer.write { database in
+        return try await write { database in
             RuleSnapshot(sequence: sequence.current, rules: try Self.readAllRules(database))
         }
     }
@@ -91,23 +91,21 @@ extension SQLiteStore: RuleRepository {
         arguments.append(.integer(Int64(query.limit)))
         let sql = "SELECT \(Self.ruleColumns) FROM rules \(filter) ORDER BY id LIMIT ?"
         let bound = arguments
-        return try await readers.read { database in try database.fetchAll(sql, bound).map(Self.storedRule) }
+        return try await read { database in try database.fetchAll(sql, bound).map(Self.storedRule) }
     }
 
     public func rule(id: String) async throws -> StoredRule? {
-        try await readers.read { database in
+        try await read { database in
             try database.fetchOne("SELECT \(Self.ruleColumns) FROM rules WHERE id = ?", [.text(id)]).map(Self.storedRule)
         }
     }
 
     public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot {
         let sequence = changeSequence
-        return try await writer.write { database in
-            let statement = try database.cachedStatement(
-                "INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        return try await write { database in
+            // The same SQL for each: SQLite prepares it once (its statement cache).
             for rule in rules {
-                try statement.bind(Self.values(rule))
-                while try statement.step() {}
+                try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", Self.values(rule))
             }
             return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
         }
@@ -115,7 +113,7 @@ extension SQLiteStore: RuleRepository {
 
     public func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot? {
         let sequence = changeSequence
-        return try await writer.write { database in
+        return try await write { database in
             try database.execute(
                 """
                 UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
@@ -131,7 +129,7 @@ extension SQLiteStore: RuleRepository {
 
     public func deleteRule(id: String) async throws -> RuleSnapshot? {
         let sequence = changeSequence
-        return try await writer.write { database in
+        return try await write { database in
             try database.execute("DELETE FROM rules WHERE id = ?", [.text(id)])
             guard database.changes > 0 else { return nil }
             return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
@@ -139,14 +137,13 @@ extension SQLiteStore: RuleRepository {
     }
 
     /// The columns matching needs, in `ruleColumns`' order (see `RuleSnapshot`).
-    static let matchingColumns = "id, name, kind, pattern, action, channels, enabled, priority, inflections"
+    static var matchingColumns: String { "id, name, kind, pattern, action, channels, enabled, priority, inflections" }
 
-    private static func readAllRules(_ database: Database) throws -> [StoredRule] {
-        var rules: [StoredRule] = []
-        try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
-            rules.append(storedRule { $0 < 9 ? statement.value(at: Int32($0)) : .null })
+    /// Every rule with what matching needs (`SQLStore.readAllRules`'s default).
+    public static func readAllRules(_ connection: Connection) throws -> [StoredRule] {
+        try connection.fetchAll("SELECT \(matchingColumns) FROM rules ORDER BY id").map { row in
+            storedRule { $0 < row.values.count ? row[$0] : .null }
         }
-        return rules
     }
 
     private static func values(_ rule: StoredRule) -> [DatabaseValue] {
@@ -163,7 +160,7 @@ extension SQLiteStore: RuleRepository {
     /// by name in each of 100,000 rows was a good part of that.
     private static func storedRule(_ row: Row) -> StoredRule { storedRule { row[$0] } }
 
-    private static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
+    static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
         func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
         // The columns' CHECK constraints admit only the known kinds and actions.
         let definition = RuleDefinition(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? .word, pattern: get(3) ?? "",
@@ -183,5 +180,16 @@ extension SQLiteStore: RuleRepository {
         return (try? JSONValue.decode([String].self, from: text)) ?? ["*"]
     }
 
-    private static let everyChannel = #"["*"]"#
+    private static var everyChannel: String { #"["*"]"# }
+}
+
+extension SQLiteStore: RuleRepository {
+    /// Read by position, each row straight from the statement: a start reads every rule.
+    public static func readAllRules(_ database: Database) throws -> [StoredRule] {
+        var rules: [StoredRule] = []
+        try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
+            rules.append(storedRule { $0 < 9 ? statement.value(at: Int32($0)) : .null })
+        }
+        return rules
+    }
 }

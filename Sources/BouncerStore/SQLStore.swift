@@ -14,6 +14,8 @@ public protocol SQLStore: Sendable {
     var changeSequence: ChangeSequence { get }
     /// The schema version this release's migrations end at.
     var schemaVersion: Int { get }
+    /// Every rule with what matching needs, for the engine (a backend may read them faster).
+    static func readAllRules(_ connection: Connection) throws -> [StoredRule]
 }
 
 /// A counter advanced only on the writer's queue.

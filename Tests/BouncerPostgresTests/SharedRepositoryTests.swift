@@ -12,7 +12,7 @@ import TestSupport
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     typealias Repositories = SQLStore & SettingsRepository & LocalizationOverrideRepository & StoreHealthRepository
-        & ModerationRepository & FlagRepository
+        & ModerationRepository & FlagRepository & RuleRepository
 
     /// Runs `scenario` on a fresh SQLite store and a fresh PostgreSQL one.
     static func onBothStores(_ scenario: (any Repositories) async throws -> Void) async throws {
@@ -102,4 +102,41 @@ import TestSupport
             #expect(try await store.flags(FlagQuery(state: .resolved)).count == 2)
         }
     }
+
+    static func rule(_ id: String, _ kind: RuleKind, _ pattern: String, _ action: RuleAction?, name: String = "") -> StoredRule {
+        StoredRule(RuleDefinition(id: id, name: name.isEmpty ? pattern : name, kind: kind, pattern: pattern, action: action,
+                                  channels: ["messaging:*"], priority: 3, inflections: kind == .word ? false : nil),
+                   createdAt: "2026-12-01T00:00:00.000Z", updatedAt: "2026-12-01T00:00:00.000Z", createdBy: "root")
+    }
+
+    @Test func rulesListedFilteredChangedAndSnapshotInOrder() async throws {
+        try await Self.onBothStores { store in
+            let first = try await store.insertRules([Self.rule("r1", .word, "darn", .bounce), Self.rule("r2", .phrase, "100% sure_thing", .flag),
+                                                     Self.rule("r3", .allow, "scunthorpe", nil)])
+            #expect(first.rules.map(\.id) == ["r1", "r2", "r3"])
+            #expect(first.rules.first == Self.rule("r1", .word, "darn", .bounce).definition.withStoreTimesEmpty(),
+                    "the snapshot has what matching needs, read back as written")
+            #expect(try await store.rules(RuleQuery(kind: .phrase)).map(\.id) == ["r2"])
+            #expect(try await store.rules(RuleQuery(text: "0% s")).map(\.id) == ["r2"], "% in a search is a character")
+            #expect(try await store.rules(RuleQuery(text: "d_rn")).isEmpty, "_ in a search is a character too, not any one")
+            #expect(try await store.rules(RuleQuery(after: "r1", limit: 1)).map(\.id) == ["r2"])
+            var changed = try #require(try await store.rule(id: "r1"))
+            #expect(changed == Self.rule("r1", .word, "darn", .bounce))
+            changed.action = .remove
+            changed.enabled = false
+            let second = try #require(try await store.updateRule(changed))
+            #expect(second.sequence > first.sequence)
+            #expect(try await store.rule(id: "r1")?.action == .remove)
+            #expect(try await store.rules(RuleQuery(enabled: false)).map(\.id) == ["r1"])
+            let third = try #require(try await store.deleteRule(id: "r2"))
+            #expect(third.rules.map(\.id) == ["r1", "r3"])
+            #expect(try await store.deleteRule(id: "r2") == nil)
+            #expect(try await store.allRules().rules.map(\.id) == ["r1", "r3"])
+        }
+    }
+}
+
+private extension RuleDefinition {
+    /// The snapshot's rule: the definition, without the times and author a start does not read.
+    func withStoreTimesEmpty() -> StoredRule { StoredRule(self, createdAt: "", updatedAt: "", createdBy: "") }
 }
