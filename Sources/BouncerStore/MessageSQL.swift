@@ -2,16 +2,16 @@ import BouncerDomain
 
 /// The messages table as both stores read and write it: its columns, a message by id, a row as a
 /// `StoredMessage`, and the flags filed with a message.
-enum MessageSQL {
-    static let columnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
+public enum MessageSQL {
+    public static let columnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
                              "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden"]
-    static let columns = columnList.joined(separator: ", ")
+    public static let columns = columnList.joined(separator: ", ")
 
-    static func read(_ database: some SQLConnection, id: String) throws -> StoredMessage? {
+    public static func read(_ database: some SQLConnection, id: String) throws -> StoredMessage? {
         try database.fetchOne("SELECT \(columns) FROM messages WHERE id = ?", [.text(id)]).map(message)
     }
 
-    static func message(_ row: Row) -> StoredMessage {
+    public static func message(_ row: Row) -> StoredMessage {
         var message = StoredMessage(
             id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "", userID: row.get("user_id") ?? "",
             text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? .delivered,
@@ -23,7 +23,7 @@ enum MessageSQL {
         return message
     }
 
-    static func insert(_ flags: [NewFlag], _ database: some SQLConnection) throws {
+    public static func insert(_ flags: [NewFlag], _ database: some SQLConnection) throws {
         for flag in flags {
             try database.execute(
                 """
@@ -33,6 +33,101 @@ enum MessageSQL {
                 [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
                  flag.details.databaseValue, flag.custom.databaseValue,
                  flag.ruleID.databaseValue, .text(flag.createdAt), .text(flag.messageID)])
+        }
+    }
+
+    /// A new message and its flags, in the writer's transaction: a retry is answered with what it
+    /// first made, a reply's parent must be one the sender may see, and an id taken by another
+    /// message is a conflict. `insert` adds the row (`values`' columns) and gives its sequence, or
+    /// nil when the id is taken: each store inserts its own way.
+    public static func send<C: SQLConnection>(_ message: StoredMessage, flags: [NewFlag], sender: Viewer, _ database: C,
+                                       insert: (C) throws -> Int64?) throws -> SendOutcome {
+        // A retry is answered with what it first made, whatever has happened to the parent since.
+        // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
+        if message.parentID != nil, let existing = try read(database, id: message.id) {
+            return retried(message, found: existing)
+        }
+        if let parentID = message.parentID {
+            guard let parent = try read(database, id: parentID), parent.channelID == message.channelID,
+                  MessageVisibility.isVisible(state: parent.state, hidden: parent.hidden, authorID: parent.userID, to: sender) else {
+                return .parentNotFound
+            }
+        }
+        guard let sequence = try insert(database) else {
+            // The id is taken: by this same message sent before (a retry), or by another one.
+            return try read(database, id: message.id).map { retried(message, found: $0) } ?? .conflict
+        }
+        var stored = message
+        stored.sequence = sequence
+        try MessageSQL.insert(flags, database)
+        return .created(stored)
+    }
+
+    /// The columns a send inserts, in the order of `values`.
+    public static let insertColumns = "id, channel_id, user_id, text, original_text, state, parent_id, custom, moderation, bounce_action, flagged, edited, created_at, updated_at"
+
+    public static func values(_ message: StoredMessage) -> [DatabaseValue] {
+        [.text(message.id), .text(message.channelID), .text(message.userID), .text(message.text),
+         message.originalText.databaseValue, message.state.databaseValue, message.parentID.databaseValue,
+         message.custom.databaseValue, message.moderation.databaseValue, message.bounceAction.databaseValue, .integer(message.flagged ? 1 : 0), .integer(message.edited ? 1 : 0),
+         .text(message.createdAt), .text(message.updatedAt)]
+    }
+
+    /// A send whose id is taken: a retry of `message` when the stored one matches it.
+    public static func retried(_ message: StoredMessage, found existing: StoredMessage) -> SendOutcome {
+        existing.userID == message.userID && existing.text == message.text && existing.channelID == message.channelID
+            ? .replayed(existing) : .conflict
+    }
+}
+
+extension SQLStore {
+    public func message(id: String) async throws -> StoredMessage? {
+        try await read { database in try MessageSQL.read(database, id: id) }
+    }
+
+    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+        async throws -> (found: Bool, message: StoredMessage?) {
+        try await write { database in
+            guard let current = try MessageSQL.read(database, id: id) else { return (false, nil) }
+            switch try change(current) {
+            case .unchanged:
+                return (true, current)
+            case .erase:
+                try database.execute("DELETE FROM messages WHERE id = ?", [.text(id)])
+                return (true, nil)
+            case .update(let updated, let keepRevision, let flags):
+                if keepRevision {
+                    let next = (try database.fetchValue("SELECT coalesce(max(revision), 0) + 1 FROM message_revisions WHERE message_id = ?",
+                                                        [.text(id)], as: Int.self)) ?? 1
+                    try database.execute(
+                        "INSERT INTO message_revisions (message_id, revision, text, state, moderation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [.text(id), .integer(Int64(next)), .text(current.originalText ?? current.text), current.state.databaseValue,
+                         current.moderation.databaseValue, .text(updated.updatedAt)])
+                }
+                try database.execute(
+                    """
+                    UPDATE messages SET text = ?, original_text = ?, state = ?, moderation = ?, bounce_action = ?, flagged = ?,
+                        edited = ?, updated_at = ? WHERE id = ?
+                    """,
+                    [.text(updated.text), updated.originalText.databaseValue, updated.state.databaseValue,
+                     updated.moderation.databaseValue, updated.bounceAction.databaseValue,
+                     .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt), .text(id)])
+                try MessageSQL.insert(flags, database)
+                var result = updated
+                result.sequence = current.sequence
+                return (true, result)
+            }
+        }
+    }
+
+    public func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision] {
+        try await read { database in
+            try database.fetchAll(
+                "SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? AND revision > ? ORDER BY revision LIMIT ?",
+                [.text(id), .integer(Int64(after)), .integer(Int64(limit))]).map { row in
+                MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? .delivered,
+                                moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
+            }
         }
     }
 }

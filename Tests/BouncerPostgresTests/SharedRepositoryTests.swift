@@ -12,7 +12,7 @@ import TestSupport
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     typealias Repositories = SQLStore & SettingsRepository & LocalizationOverrideRepository & StoreHealthRepository
-        & ModerationRepository & FlagRepository & RuleRepository
+        & ModerationRepository & FlagRepository & RuleRepository & MessageRepository
 
     /// Runs `scenario` on a fresh SQLite store and a fresh PostgreSQL one.
     static func onBothStores(_ scenario: (any Repositories) async throws -> Void) async throws {
@@ -132,6 +132,60 @@ import TestSupport
             #expect(third.rules.map(\.id) == ["r1", "r3"])
             #expect(try await store.deleteRule(id: "r2") == nil)
             #expect(try await store.allRules().rules.map(\.id) == ["r1", "r3"])
+        }
+    }
+
+    static func message(_ id: String, by user: String, state: MessageState = .delivered, parent: String? = nil,
+                        text: String = "hello") -> StoredMessage {
+        StoredMessage(id: id, channelID: "messaging:room", userID: user, text: text, originalText: nil, state: state, parentID: parent,
+                      custom: nil, moderation: nil, bounceAction: state == .bounced ? .bounce : nil, flagged: false, edited: false,
+                      createdAt: "2026-12-01T00:00:00.000Z", updatedAt: "2026-12-01T00:00:00.000Z")
+    }
+
+    static func send(_ store: any Repositories, _ message: StoredMessage, flags: [NewFlag] = []) async throws -> SendOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            store.send(message, flags: flags, sender: Viewer(userID: message.userID, role: .user)) { continuation.resume(with: $0) }
+        }
+    }
+
+    @Test func messagesSentRepliedPagedChangedAndErased() async throws {
+        try await Self.onBothStores { store in
+            guard case .created(let first) = try await Self.send(store, Self.message("m1", by: "alice")) else {
+                Issue.record("m1 is created"); return
+            }
+            #expect(first.sequence > 0)
+            #expect(try await Self.send(store, Self.message("m1", by: "alice")) == .replayed(try #require(try await store.message(id: "m1"))))
+            #expect(try await Self.send(store, Self.message("m1", by: "bob")) == .conflict)
+            _ = try await Self.send(store, Self.message("hidden", by: "carol", state: .bounced))
+            #expect(try await Self.send(store, Self.message("r1", by: "bob", parent: "hidden")) == .parentNotFound)
+            guard case .created = try await Self.send(store, Self.message("r2", by: "bob", parent: "m1")) else {
+                Issue.record("a reply to a visible message is created"); return
+            }
+            let flag = NewFlag(id: TimeOrderedID.make(), messageID: "m3", channelID: "messaging:room", reporterID: SystemFlag.reporterID,
+                               reason: SystemFlag.ruleMatch, ruleID: "r", createdAt: Timestamp.now())
+            _ = try await Self.send(store, Self.message("m3", by: "alice"), flags: [flag])
+            #expect(try await store.flags(FlagQuery(authorID: "alice")).map(\.messageID) == ["m3"], "the flag knows the author")
+
+            let bob = Viewer(userID: "bob", role: .user)
+            let everything = try await store.channelMessages("messaging:room", before: nil, limit: 10, viewer: Viewer(userID: "mod", role: .moderator))
+            #expect(everything.map(\.id) == ["m3", "r2", "hidden", "m1"])
+            let firstPage = try await store.channelMessages("messaging:room", before: nil, limit: 2, viewer: bob)
+            #expect(firstPage.map(\.id) == ["m3", "r2"])
+            let secondPage = try await store.channelMessages("messaging:room", before: firstPage.last?.sequence, limit: 2, viewer: bob)
+            #expect(secondPage.map(\.id) == ["m1"], "bob does not see carol's bounced message")
+
+            let edited = try await store.change("m1") { current in
+                var updated = current
+                updated.text = "hello again"
+                updated.edited = true
+                return .update(updated, keepRevision: true, flags: [])
+            }
+            #expect(edited.found && edited.message?.text == "hello again" && edited.message?.sequence == first.sequence)
+            #expect(try await store.revisions(of: "m1", after: 0, limit: 10).map(\.text) == ["hello"])
+            let erased = try await store.change("r2") { _ in .erase }
+            #expect(erased.found && erased.message == nil)
+            #expect(try await store.message(id: "r2") == nil)
+            #expect(try await store.change("nothing") { _ in .unchanged }.found == false)
         }
     }
 }

@@ -1,0 +1,34 @@
+import BouncerDomain
+import BouncerStore
+
+/// What PostgreSQL does its own way of the messages: the insert gives back its sequence with
+/// `RETURNING`, and a channel's page reads the `messages_by_channel` index.
+extension PostgresStore: MessageRepository {
+    public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+                     completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        let values = MessageSQL.values(message)
+        writer.write({ connection in
+            try MessageSQL.send(message, flags: flags, sender: sender, connection) { connection in
+                try connection.fetchOne(Self.insertMessage, values)?.get("sequence", as: Int64.self)
+            }
+        }, completion: completion)
+    }
+
+    public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
+        let page: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
+        let (query, arguments) = viewer.seesEverything ? (Self.channelPage, page) : (Self.channelPageForViewer, page + [.text(viewer.userID)])
+        return try await read { connection in try connection.fetchAll(query, arguments).map(MessageSQL.message) }
+    }
+
+    private static let insertMessage =
+        "INSERT INTO messages (\(MessageSQL.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING sequence"
+
+    /// `?1` the channel, `?2` the sequence to start below, `?3` the page size and, for a viewer who
+    /// does not see everything, `?4` the viewer.
+    private static let channelPage = pageSQL(visibility: "")
+    private static let channelPageForViewer = pageSQL(visibility: " AND " + MessageVisibility.sqlCondition(viewer: "?4"))
+
+    private static func pageSQL(visibility: String) -> String {
+        "SELECT \(MessageSQL.columns) FROM messages WHERE channel_id = ?1 AND sequence < ?2\(visibility) ORDER BY sequence DESC LIMIT ?3"
+    }
+}
