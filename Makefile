@@ -54,6 +54,7 @@ test-steps:
 	$(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
+	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh

@@ -57,10 +57,10 @@ let package = Package(
         .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
         // The API's description is a plain OpenAPI file, embedded in the binary.
-        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
+        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
                                                        "BouncerModeration", "COpenSSL", "JSON", "Locking"],
                 resources: [.embedInCode("OpenAPI/openapi.json")]),
-        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerService"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "Locking"]),
     ],
     swiftLanguageModes: [.v6]

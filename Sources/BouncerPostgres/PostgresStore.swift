@@ -12,13 +12,14 @@ public final class PostgresStore: SQLStore {
 
     /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
     /// once apply each migration once), and opens the writer and the readers.
-    public init(url: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration]) throws {
+    public init(url: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
+                onGroup: @escaping @Sendable (PostgresWriter.GroupReport) -> Void = { _ in }) throws {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         try PostgresMigrator(migrations: migrations).migrate(connection)
         self.url = url
         schemaVersion = migrations.last?.version ?? 0
-        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize)
+        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, onGroup: onGroup)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
     }
 
@@ -36,5 +37,17 @@ public final class PostgresStore: SQLStore {
     }
 }
 
-extension PostgresStore: SettingsRepository, LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository,
-    ModerationRepository, FlagRepository, RuleRepository {}
+extension PostgresStore: ServiceStore {
+    /// The server and database, without the user or password.
+    public var location: String { PostgresStore.redacted(url) }
+
+    public static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return "postgres" }
+        var rest = url[scheme.upperBound...]
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+        return "postgres://" + rest
+    }
+}
+
+extension PostgresError: StoreFailure {}

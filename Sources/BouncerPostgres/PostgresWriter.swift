@@ -20,10 +20,20 @@ public final class PostgresWriter: Sendable {
     private let session: PostgresSession
     private let pending = PendingWrites<WorkItem>()
     private let maxBatchSize: Int
+    private let onGroup: @Sendable (GroupReport) -> Void
 
-    init(url: String, maxBatchSize: Int) {
+    /// What one group looked like, for metrics.
+    public struct GroupReport: Sendable {
+        public var size: Int
+        public var duration: Duration
+        /// Why the group failed, when it did (every write of it was told so).
+        public var error: PostgresError?
+    }
+
+    init(url: String, maxBatchSize: Int, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
         session = PostgresSession(url: url, label: "bouncer.postgres.writer")
         self.maxBatchSize = max(1, maxBatchSize)
+        self.onGroup = onGroup
     }
 
     /// Runs `work` in the next group transaction and returns its result once that is committed.
@@ -72,6 +82,7 @@ public final class PostgresWriter: Sendable {
         while true {
             let batch = pending.nextGroup(limit: maxBatchSize)
             if batch.isEmpty { return }
+            let started = ContinuousClock.now
             var commitError: PostgresError?
             do {
                 try session.runHere { connection in
@@ -88,6 +99,7 @@ public final class PostgresWriter: Sendable {
                 }
             }
             for item in batch { item.finish(commitError) }
+            onGroup(GroupReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
         }
     }
 

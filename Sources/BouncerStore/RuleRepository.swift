@@ -103,9 +103,15 @@ extension SQLStore {
     public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot {
         let sequence = changeSequence
         return try await write { database in
-            // The same SQL for each: SQLite prepares it once (its statement cache).
-            for rule in rules {
-                try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", Self.values(rule))
+            // Whole chunks in one statement each, the rest one by one: a large import is a few
+            // hundred statements, not one a rule (a round trip each, for PostgreSQL), and only two
+            // statements are ever prepared (SQLite keeps them).
+            let whole = rules.count / Self.insertChunk * Self.insertChunk
+            for start in stride(from: 0, to: whole, by: Self.insertChunk) {
+                try database.execute(Self.insertChunkSQL, rules[start..<start + Self.insertChunk].flatMap(Self.values))
+            }
+            for rule in rules[whole...] {
+                try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES \(Self.ruleRow)", Self.values(rule))
             }
             return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
         }
@@ -134,6 +140,12 @@ extension SQLStore {
             guard database.changes > 0 else { return nil }
             return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
         }
+    }
+
+    private static var insertChunk: Int { 256 }
+    private static var ruleRow: String { "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" }
+    private static var insertChunkSQL: String {
+        "INSERT INTO rules (\(ruleColumns)) VALUES " + Array(repeating: ruleRow, count: insertChunk).joined(separator: ", ")
     }
 
     /// The columns matching needs, in `ruleColumns`' order (see `RuleSnapshot`).

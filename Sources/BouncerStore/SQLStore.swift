@@ -37,3 +37,25 @@ extension SQLiteStore: SQLStore {
         try await writer.write(work)
     }
 }
+
+/// An error of either store. `isUnavailable`: the store cannot serve now (a full or failing disk,
+/// the database server down or restarting), and a client should hear 503 `store_unavailable`
+/// and try again, not an error of its own.
+public protocol StoreFailure: Error, CustomStringConvertible {
+    var isUnavailable: Bool { get }
+}
+
+extension DatabaseError: StoreFailure {}
+
+/// What the service holds a store by, whichever it is: every repository, and closing.
+public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository, ModerationRepository, SettingsRepository,
+    LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository {
+    /// Where the store is, for logs: a file's path, or a server's host and database (never a password).
+    var location: String { get }
+    /// Finishes the queued writes and closes every connection.
+    func close()
+}
+
+extension SQLiteStore: ServiceStore {
+    public var location: String { path }
+}

@@ -1,3 +1,4 @@
+import BouncerPostgres
 import BouncerService
 import BouncerStore
 
@@ -22,19 +23,31 @@ enum MigrateCommand {
         guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
         var configuration = ServiceConfiguration()
         ServeCommand.applyStoreOptions(parsed, to: &configuration)
-        let migrator = Migrator(migrations: try loadMigrations(configuration))
-        let database = try SQLiteStore.openWriter(path: configuration.storePath, configuration: configuration.store)
-        defer { database.close() }
-        if parsed.flags.contains("status") {
-            for status in try migrator.status(of: database) {
+        let migrations = try loadMigrations(configuration)
+        let showStatus = parsed.flags.contains("status")
+        let (statuses, applied, location): ([Migrator.Status], [Migration], String)
+        if let url = configuration.databaseURL {
+            let connection = try PostgresConnection(url: url)
+            defer { connection.close() }
+            let migrator = PostgresMigrator(migrations: migrations)
+            statuses = showStatus ? try migrator.status(of: connection) : []
+            applied = showStatus ? [] : try migrator.migrate(connection)
+            location = PostgresStore.redacted(url)
+        } else {
+            let database = try SQLiteStore.openWriter(path: configuration.storePath, configuration: configuration.store)
+            defer { database.close() }
+            let migrator = Migrator(migrations: migrations)
+            statuses = showStatus ? try migrator.status(of: database) : []
+            applied = showStatus ? [] : try migrator.migrate(database)
+            location = configuration.storePath
+        }
+        if showStatus {
+            for status in statuses {
                 let version = String(status.version).leftPadded(to: 4)
                 print("\(version) \(status.name) \(status.state.rawValue)\(status.appliedAt.map { " \($0)" } ?? "")")
             }
-            return 0
-        }
-        let applied = try migrator.migrate(database)
-        if applied.isEmpty {
-            print("store \(configuration.storePath) is up to date")
+        } else if applied.isEmpty {
+            print("store \(location) is up to date")
         } else {
             for migration in applied { print("applied \(migration.fileName)") }
         }

@@ -8,6 +8,9 @@ enum ServeCommand {
     static let storeOptions: [OptionSpec] = [
         OptionSpec(name: "data-dir", environment: "BOUNCER_DATA_DIR", valueName: "DIR",
                    help: "where the store lives (default ./data; the file is bouncer.sqlite3)"),
+        OptionSpec(name: "database-url", environment: "BOUNCER_DATABASE_URL", valueName: "URL",
+                   help: "a PostgreSQL database (postgres://user:password@host:port/database) instead of the embedded store; "
+                       + "several instances may share it"),
         OptionSpec(name: "migrations-dir", environment: "BOUNCER_MIGRATIONS_DIR", valueName: "DIR",
                    help: "the migration files (default: beside the binary, or the source tree's)"),
     ]
@@ -83,6 +86,7 @@ enum ServeCommand {
 
     static func applyStoreOptions(_ parsed: ParsedOptions, to configuration: inout ServiceConfiguration) {
         if let directory = parsed.values["data-dir"] { configuration.dataDirectory = directory }
+        if let url = parsed.values["database-url"], !url.isEmpty { configuration.databaseURL = url }
         if let directory = parsed.values["migrations-dir"] { configuration.migrationsDirectory = directory }
     }
 

@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite struct BackupTests {
+@Suite(.disabled(if: TestStore.isPostgres, "the backup command and route copy the SQLite file; PostgreSQL's is pg_dump's"))
+struct BackupTests {
     @Test func aBackupTakenDuringWritesRestores() async throws {
         let h = try await blocking { try MessagesTests.Harness() }
         let port = h.service.port

@@ -52,6 +52,16 @@ import TestSupport
 
         /// The flags filed on a message, read from the store itself.
         func flags(on id: String) async throws -> [NewFlag] {
+            if let database = service.database {
+                let output = try PostgresTestDatabase.psql(database.url, """
+                    SELECT id, reporter_id, reason, coalesce(rule_id, ''), created_at FROM flags WHERE message_id = '\(id)' ORDER BY id
+                    """)
+                return output.split(separator: "\n").map { line in
+                    let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                    return NewFlag(id: fields[0], messageID: id, channelID: "", reporterID: fields[1], reason: fields[2],
+                                   ruleID: fields[3].isEmpty ? nil : fields[3], createdAt: fields[4])
+                }
+            }
             let database = try Database(path: directory.path("data/bouncer.sqlite3"), mode: .readOnly)
             return try database.fetchAll("SELECT id, reporter_id, reason, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
                                          [.text(id)]).map { row in

@@ -4,6 +4,10 @@ import TestSupport
 
 @Suite struct MigrationCommandTests {
     /// A copy of the shipped migrations that a test may edit.
+    /// Where the store under test takes its migrations from, in a copy of the directory:
+    /// PostgreSQL's are in its `postgres/`.
+    static let storeMigrations = TestStore.isPostgres ? "migrations/postgres" : "migrations"
+
     static func copyOfMigrations(into directory: TemporaryDirectory) throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("migrations")
@@ -28,7 +32,7 @@ import TestSupport
             let applied = try ServiceProcess.run(["migrate", "--status"] + options)
             #expect(applied.output.contains("0001 service_meta applied"))
 
-            try directory.write("migrations/9999_later.sql", "CREATE TABLE later (id INTEGER PRIMARY KEY);")
+            try directory.write(Self.storeMigrations + "/9999_later.sql", "CREATE TABLE later (id INTEGER PRIMARY KEY);")
             let later = try ServiceProcess.run(["migrate"] + options)
             #expect(later.output.contains("applied 9999_later.sql"))
         }
@@ -40,7 +44,7 @@ import TestSupport
             let migrations = try Self.copyOfMigrations(into: directory)
             let options = ["--data-dir", directory.path("data"), "--migrations-dir", migrations]
             #expect(try ServiceProcess.run(["migrate"] + options).status == 0)
-            let file = migrations + "/0001_service_meta.sql"
+            let file = directory.path(Self.storeMigrations + "/0001_service_meta.sql")
             try (String(contentsOfFile: file, encoding: .utf8) + "\n-- edited\n").write(toFile: file, atomically: true, encoding: .utf8)
             #expect(throws: ServiceStartError.self) { _ = try ServiceProcess(arguments: options) }
             let refused = try ServiceProcess.run(["serve", "--port", "0"] + options)
@@ -57,9 +61,9 @@ import TestSupport
             let directory = try TemporaryDirectory()
             let migrations = try Self.copyOfMigrations(into: directory)
             let options = ["--data-dir", directory.path("data"), "--migrations-dir", migrations]
-            try directory.write("migrations/9999_future.sql", "CREATE TABLE future (id INTEGER PRIMARY KEY);")
+            try directory.write(Self.storeMigrations + "/9999_future.sql", "CREATE TABLE future (id INTEGER PRIMARY KEY);")
             #expect(try ServiceProcess.run(["migrate"] + options).status == 0)
-            try FileManager.default.removeItem(atPath: migrations + "/9999_future.sql")
+            try FileManager.default.removeItem(atPath: directory.path(Self.storeMigrations + "/9999_future.sql"))
             let refused = try ServiceProcess.run(["serve", "--port", "0"] + options)
             #expect(refused.status == 1)
             #expect(refused.output.contains("newer release"))

@@ -23,7 +23,7 @@ import TestSupport
         #expect(openAPI.json?["openapi"] as? String == "3.1.0")
         let head = try client.request("HEAD", "/healthz")
             #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "15")
-            #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+            #expect(TestStore.isPostgres || FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
         }
     }
 
@@ -95,7 +95,7 @@ import TestSupport
             let directory = try TemporaryDirectory()
             let service = try ServiceProcess(directory: directory.url)
             #expect(try service.client().request("GET", "/readyz").status == 200)
-            #expect(FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
+            #expect(TestStore.isPostgres || FileManager.default.fileExists(atPath: directory.path("data/bouncer.sqlite3")))
         }
     }
 

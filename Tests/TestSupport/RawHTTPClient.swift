@@ -132,13 +132,14 @@ public final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// Sends a request and reads its response.
-    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws -> RawResponse {
+    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+                        timeout: Duration = .seconds(5)) throws -> RawResponse {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
-        try send(text)
-        return try readResponse(expectBody: method != "HEAD")
+        try send(text, timeout: timeout)
+        return try readResponse(timeout: timeout, expectBody: method != "HEAD")
     }
 
     // MARK: - Receiving

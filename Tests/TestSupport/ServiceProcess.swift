@@ -1,14 +1,43 @@
 import Foundation
+import Locking
 
 /// `bouncer serve` did not log that it listens; the description holds its output.
 public struct ServiceStartError: Error, CustomStringConvertible {
     public var description: String
 }
 
+/// Which store the black-box tests run the binary on: SQLite (the default), or PostgreSQL when
+/// `BOUNCER_TEST_STORE=postgres` (each service then gets a database of its own on the cluster of
+/// `BOUNCER_TEST_POSTGRES_URL`).
+public enum TestStore {
+    public static var isPostgres: Bool { ProcessInfo.processInfo.environment["BOUNCER_TEST_STORE"] == "postgres" }
+
+    /// One database for each data directory, so a service started again on the same directory
+    /// (a restart) finds what it kept, as it would in its SQLite file.
+    private static let databases = Locked<[String: PostgresTestDatabase]>([:])
+
+    /// `--database-url` for a service or command run with `arguments` in `directory`, when the
+    /// tests run on PostgreSQL.
+    static func databaseArguments(_ arguments: [String], directory: URL?) throws -> (arguments: [String], database: PostgresTestDatabase?) {
+        guard isPostgres else { return ([], nil) }
+        let dataDirectory = arguments.firstIndex(of: "--data-dir").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+            ?? (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent("data").path
+        let database = try databases.withLock { databases in
+            if let existing = databases[dataDirectory] { return existing }
+            let created = try PostgresTestDatabase()
+            databases[dataDirectory] = created
+            return created
+        }
+        return (["--database-url", database.url], database)
+    }
+}
+
 /// The real `bouncer` binary, started as a child process on a loopback port the kernel picks.
 public final class ServiceProcess: @unchecked Sendable {
     public let process = Process()
     public private(set) var port = 0
+    /// The service's PostgreSQL database, when the tests run on PostgreSQL; dropped with the service.
+    public let database: PostgresTestDatabase?
     /// The process writes its output to this file; reading a file has none of a pipe's races
     /// between the last lines written and the process's exit.
     private let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bouncer-output-\(UUID().uuidString).log").path
@@ -31,7 +60,10 @@ public final class ServiceProcess: @unchecked Sendable {
     public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
-        process.arguments = arguments
+        // `serve` and `migrate` work on the store the services of the same data directory use.
+        let onStore = ["serve", "migrate"].contains(arguments.first ?? "")
+            ? try TestStore.databaseArguments(arguments, directory: directory).arguments : []
+        process.arguments = arguments + onStore
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let pipe = Pipe()
@@ -47,7 +79,9 @@ public final class ServiceProcess: @unchecked Sendable {
     /// With `openFileLimit`, the binary runs under `prlimit` with that many descriptors at most.
     public init(arguments: [String] = [], environment: [String: String] = [:], directory: URL? = nil,
                 openFileLimit: Int? = nil, startTimeout: Duration = .seconds(20)) throws {
-        let serve = ["serve", "--port", "0"] + arguments
+        let (databaseArguments, database) = try TestStore.databaseArguments(arguments, directory: directory)
+        self.database = database
+        let serve = ["serve", "--port", "0"] + arguments + databaseArguments
         if let openFileLimit {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
             process.arguments = ["--nofile=\(openFileLimit):\(openFileLimit)", Self.binary.path] + serve

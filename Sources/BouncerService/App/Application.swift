@@ -1,6 +1,7 @@
 import BouncerIdentity
 import BouncerLocalization
 import BouncerModeration
+import BouncerPostgres
 import BouncerStore
 import Foundation
 import HTTPServer
@@ -10,10 +11,10 @@ import HTTPServer
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let logger: Logger
-    public let store: SQLiteStore
+    public let store: any ServiceStore
     public let server: HTTPServer
 
-    init(configuration: ServiceConfiguration, logger: Logger, store: SQLiteStore, server: HTTPServer) {
+    init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
@@ -25,7 +26,7 @@ public final class Application: Sendable {
     public func start() throws -> Int {
         let port = try server.start()
         logger.info("listening", ["address": .string("http://\(configuration.host):\(port)"), "host": .string(configuration.host),
-                                  "port": .int(port), "store": .string(store.path), "version": .string(BouncerVersion.current)])
+                                  "port": .int(port), "store": .string(store.location), "version": .string(BouncerVersion.current)])
         logger.flush()
         return port
     }
@@ -56,12 +57,13 @@ public enum ApplicationError: Error, CustomStringConvertible {
     }
 }
 
-/// Loads the migration files named by the configuration, or found beside the binary.
+/// Loads the migration files of the configured store, from the directory the configuration
+/// names or found beside the binary: SQLite's are its files, PostgreSQL's its `postgres/`.
 public func loadMigrations(_ configuration: ServiceConfiguration) throws -> [Migration] {
     guard let directory = MigrationsDirectory.locate(explicit: configuration.migrationsDirectory) else {
         throw ApplicationError.migrationsNotFound(MigrationsDirectory.candidates(explicit: configuration.migrationsDirectory))
     }
-    return try Migration.load(directory: directory)
+    return try Migration.load(directory: configuration.databaseURL == nil ? directory : directory.appendingPathComponent("postgres"))
 }
 
 /// Opens the store (applying migrations) and wires the routes into a server, not yet started.
@@ -69,28 +71,10 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let secret = try configuration.loadSigningSecret()
     logger.info("token secret", ["source": .string(describe(secret.source))])
     for warning in secret.warnings { logger.warn(warning) }
-    let migrations = try loadMigrations(configuration)
     let fileOverrides = try configuration.localizationDirectory.map { try Localization.loadDirectory($0, logger: logger) } ?? [:]
     let metrics = Metrics.service()
     let availability = StoreAvailability(logger: logger, metrics: metrics)
-    let store = try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
-        if batch.error == nil { availability.committed() }
-        metrics.observe("bouncer_store_commit_batch_size", [], Double(batch.size))
-        metrics.observe("bouncer_store_commit_duration_seconds", [], batch.duration / .seconds(1))
-        if let checkpoint = batch.checkpoint {
-            metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
-        }
-        if let logFrames = batch.logFrames, let checkpointed = batch.checkpointedFrames {
-            metrics.set("bouncer_store_wal_frames", [], Double(logFrames))
-            metrics.set("bouncer_store_wal_checkpointed_frames", [], Double(checkpointed))
-        }
-        for failure in batch.hookFailures where failure.hook == ChannelIndex.hookName {
-            let error = failure.error
-            metrics.add("bouncer_store_channel_copy_failures_total")
-            logger.warn("copying new messages into channel_messages failed; the next batch tries again",
-                        ["error": .string(String(describing: error))])
-        }
-    }
+    let store = try openStore(configuration, availability: availability, metrics: metrics, logger: logger)
     let localization = Localization(fileOverrides: fileOverrides, apiOverrides: try await store.allOverrides(),
                                     defaultLocale: configuration.defaultLocale, repository: store)
     let compiledRules = CompiledDatabaseFiles(directory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("rules-cache"),
@@ -122,6 +106,40 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     return Application(configuration: configuration, logger: logger, store: store, server: server)
 }
 
+/// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
+/// migrations directory's `postgres/`), else SQLite in the data directory, whose commit groups
+/// feed the store's metrics.
+func openStore(_ configuration: ServiceConfiguration, availability: StoreAvailability, metrics: Metrics,
+               logger: Logger) throws -> any ServiceStore {
+    let migrations = try loadMigrations(configuration)
+    @Sendable func committedGroup(size: Int, duration: Duration, failed: Bool) {
+        if !failed { availability.committed() }
+        metrics.observe("bouncer_store_commit_batch_size", [], Double(size))
+        metrics.observe("bouncer_store_commit_duration_seconds", [], duration / .seconds(1))
+    }
+    if let url = configuration.databaseURL {
+        return try PostgresStore(url: url, configuration: configuration.store, migrations: migrations) { group in
+            committedGroup(size: group.size, duration: group.duration, failed: group.error != nil)
+        }
+    }
+    return try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
+        committedGroup(size: batch.size, duration: batch.duration, failed: batch.error != nil)
+        if let checkpoint = batch.checkpoint {
+            metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
+        }
+        if let logFrames = batch.logFrames, let checkpointed = batch.checkpointedFrames {
+            metrics.set("bouncer_store_wal_frames", [], Double(logFrames))
+            metrics.set("bouncer_store_wal_checkpointed_frames", [], Double(checkpointed))
+        }
+        for failure in batch.hookFailures where failure.hook == ChannelIndex.hookName {
+            let error = failure.error
+            metrics.add("bouncer_store_channel_copy_failures_total")
+            logger.warn("copying new messages into channel_messages failed; the next batch tries again",
+                        ["error": .string(String(describing: error))])
+        }
+    }
+}
+
 private func describe(_ source: SigningSecret.Source) -> String {
     switch source {
     case .environment: "BOUNCER_JWT_SECRET"
@@ -131,7 +149,7 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: SQLiteStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
+func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
                 metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter,
                 availability: StoreAvailability? = nil) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)

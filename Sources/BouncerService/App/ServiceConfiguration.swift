@@ -9,6 +9,10 @@ public struct ServiceConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var dataDirectory = "./data"
+    /// A PostgreSQL database (`postgres://user:password@host:port/database`) to keep everything
+    /// in, shared by every instance given it; nil keeps the embedded SQLite store in the data
+    /// directory.
+    public var databaseURL: String?
     public var logLevel = Logger.Level.info
     public var limits = ServerLimits()
     public var store = StoreConfiguration()

@@ -31,14 +31,14 @@ final class StoreAvailability: Sendable {
 
     /// The answer for an error a handler threw, if it says the store cannot take writes now.
     func problem(for error: any Error) -> HTTPError? {
-        guard let error = error as? DatabaseError, error.isUnavailable else { return nil }
+        guard let error = error as? any StoreFailure, error.isUnavailable else { return nil }
         refused(error)
         return HTTPError(.serviceUnavailable, code: "store_unavailable",
-                         detail: "The store cannot take this now (its disk may be full or failing); nothing was kept. Try again shortly.",
+                         detail: "The store cannot take this now (its disk may be full or failing, or its server down); nothing was kept. Try again shortly.",
                          headers: ["Retry-After": String(Self.retryAfterSeconds)])
     }
 
-    private func refused(_ error: DatabaseError) {
+    private func refused(_ error: any StoreFailure) {
         metrics.add("bouncer_store_unavailable_total")
         let now = ContinuousClock.now
         let line: Int? = state.withLock { state in
