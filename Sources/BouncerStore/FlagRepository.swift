@@ -106,8 +106,19 @@ extension SQLStore {
             let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
                                   details: details, custom: custom, ruleID: nil, state: .open, resolution: nil, resolvedBy: nil,
                                   resolvedAt: nil, createdAt: now)
-            try MessageSQL.insert([NewFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID,
-                                     reason: reason, details: details, custom: custom, createdAt: now)], database)
+            // Another request (or instance) may have filed the same flag since the check above:
+            // the store keeps one (migration 0010), and this one answers with it.
+            try database.execute("""
+                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, created_at, author_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (message_id, reporter_id) WHERE state = 'open' AND reporter_id != 'system' DO NOTHING
+                """, [.text(id), .text(messageID), .text(message.channelID), .text(reporter.userID), .text(reason), details.databaseValue,
+                      custom.databaseValue, .text(now), .text(message.userID)])
+            if database.changes == 0, let existing = try database.fetchOne(
+                "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
+                [.text(messageID), .text(reporter.userID)]) {
+                return .existing(Self.storedFlag(existing))
+            }
             if hideThreshold > 0 {
                 let reporters = try database.fetchValue(
                     "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != ?",
