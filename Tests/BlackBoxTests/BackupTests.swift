@@ -29,7 +29,8 @@ struct BackupTests {
             }
         }
         writers.forEach { $0.start() }
-        try await Task.sleep(for: .milliseconds(300))
+        // Writes under way (on a busy machine the first ones can take longer than a fixed pause).
+        #expect(try await waitUntil(.seconds(10)) { acknowledged.withLock { $0.count } >= 20 })
         let before = Set(acknowledged.withLock { $0 })
         let (response, cli) = try await blocking { () -> (RawResponse, (status: Int32, output: String)) in
             let response = try h.call("POST", "/v1/admin/backup", as: "root")
