@@ -71,4 +71,32 @@ import TestSupport
         #expect(kept.id == "other")
         #expect(try other.fetchValue("SELECT count(*) FROM flags WHERE message_id = 'm0' AND state = 'open'", as: Int.self) == 1)
     }
+
+    /// Two filings on one message through two instances at once: the later one counts the other's
+    /// flag, so the message is hidden at the threshold. (The review queue's upsert, which every
+    /// filing's trigger makes on the message's row, makes the second filing wait for the first.)
+    @Test func theHideThresholdCountsAFlagFiledAtOnceThroughAnotherInstance() async throws {
+        let database = try PostgresTestDatabase()
+        let store = try PostgresStore(url: database.url, migrations: try Migration.load(directory: Self.migrations))
+        defer { store.close() }
+        try await SharedRepositoryTests.addMessage(store, id: "m0", author: "alice")
+        // Another instance's filing of carol's flag is under way: inserted, not yet committed.
+        let other = try PostgresConnection(url: database.url)
+        try other.executeScript("BEGIN")
+        try other.execute("""
+            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, created_at, author_id)
+            VALUES ('carols', 'm0', 'messaging:room', 'carol', 'spam', '2026-12-01T00:00:00.000Z', 'alice')
+            """, [])
+        let filing = Task {
+            try await store.fileFlag(messageID: "m0", reporter: Viewer(userID: "dave", role: .user), reason: "spam", details: nil,
+                                     custom: nil, id: "daves", now: Timestamp.now(), hideThreshold: 2)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try other.executeScript("COMMIT")
+        guard case .created = try await filing.value else {
+            Issue.record("dave's flag is filed")
+            return
+        }
+        #expect(try await store.message(id: "m0")?.hidden == true, "two users flagged it: hidden")
+    }
 }
