@@ -45,55 +45,49 @@ import TestSupport
         #expect(try await instances[0].openFlagCount() == 10, "the review queue counts one flag a message")
     }
 
-    /// The race itself, made certain: another instance's transaction has filed bob's flag and not
-    /// committed yet when this one files it too.
-    @Test func aFlagFiledWhileAnotherInstanceCommitsTheSameIsKeptOnce() async throws {
+    /// Files `filer`'s flag on a message through `store` while another instance's filing of
+    /// `otherReporter`'s flag (id `other`) is inserted and not yet committed, then commits that
+    /// one: the race of two instances, made certain. Returns the filing's outcome, the store, and
+    /// the database (dropped once released).
+    static func fileDuringAnotherFiling(by filer: String, otherReporter: String, hideThreshold: Int)
+        async throws -> (outcome: FlagOutcome, store: PostgresStore, database: PostgresTestDatabase) {
         let database = try PostgresTestDatabase()
         let store = try PostgresStore(url: database.url, migrations: try Migration.load(directory: Self.migrations))
-        defer { store.close() }
         try await SharedRepositoryTests.addMessage(store, id: "m0", author: "alice")
         let other = try PostgresConnection(url: database.url)
         try other.executeScript("BEGIN")
         try other.execute("""
             INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, created_at, author_id)
-            VALUES ('other', 'm0', 'messaging:room', 'bob', 'spam', '2026-12-01T00:00:00.000Z', 'alice')
-            """, [])
+            VALUES ('other', 'm0', 'messaging:room', ?, 'spam', '2026-12-01T00:00:00.000Z', 'alice')
+            """, [.text(otherReporter)])
         let filing = Task {
-            try await store.fileFlag(messageID: "m0", reporter: Viewer(userID: "bob", role: .user), reason: "spam", details: nil,
-                                     custom: nil, id: "this", now: Timestamp.now(), hideThreshold: 0)
+            try await store.fileFlag(messageID: "m0", reporter: Viewer(userID: filer, role: .user), reason: "spam", details: nil,
+                                     custom: nil, id: "this", now: Timestamp.now(), hideThreshold: hideThreshold)
         }
         try await Task.sleep(for: .milliseconds(300))
         try other.executeScript("COMMIT")
-        guard case .existing(let kept) = try await filing.value else {
+        return (try await filing.value, store, database)
+    }
+
+    /// Bob's flag, filed through two instances at once, is kept once.
+    @Test func aFlagFiledWhileAnotherInstanceCommitsTheSameIsKeptOnce() async throws {
+        let (outcome, store, database) = try await Self.fileDuringAnotherFiling(by: "bob", otherReporter: "bob", hideThreshold: 0)
+        defer { withExtendedLifetime(database) { store.close() } }
+        guard case .existing(let kept) = outcome else {
             Issue.record("the filing answers with the flag the other instance committed")
             return
         }
         #expect(kept.id == "other")
-        #expect(try other.fetchValue("SELECT count(*) FROM flags WHERE message_id = 'm0' AND state = 'open'", as: Int.self) == 1)
+        #expect(try await store.flags(FlagQuery(state: .open)).count == 1)
     }
 
-    /// Two filings on one message through two instances at once: the later one counts the other's
-    /// flag, so the message is hidden at the threshold. (The review queue's upsert, which every
-    /// filing's trigger makes on the message's row, makes the second filing wait for the first.)
+    /// Two users' flags filed through two instances at once: the later filing counts the other's,
+    /// so the message is hidden at the threshold. (The review queue's upsert, which every filing's
+    /// trigger makes on the message's row, makes the second filing wait for the first.)
     @Test func theHideThresholdCountsAFlagFiledAtOnceThroughAnotherInstance() async throws {
-        let database = try PostgresTestDatabase()
-        let store = try PostgresStore(url: database.url, migrations: try Migration.load(directory: Self.migrations))
-        defer { store.close() }
-        try await SharedRepositoryTests.addMessage(store, id: "m0", author: "alice")
-        // Another instance's filing of carol's flag is under way: inserted, not yet committed.
-        let other = try PostgresConnection(url: database.url)
-        try other.executeScript("BEGIN")
-        try other.execute("""
-            INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, created_at, author_id)
-            VALUES ('carols', 'm0', 'messaging:room', 'carol', 'spam', '2026-12-01T00:00:00.000Z', 'alice')
-            """, [])
-        let filing = Task {
-            try await store.fileFlag(messageID: "m0", reporter: Viewer(userID: "dave", role: .user), reason: "spam", details: nil,
-                                     custom: nil, id: "daves", now: Timestamp.now(), hideThreshold: 2)
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        try other.executeScript("COMMIT")
-        guard case .created = try await filing.value else {
+        let (outcome, store, database) = try await Self.fileDuringAnotherFiling(by: "dave", otherReporter: "carol", hideThreshold: 2)
+        defer { withExtendedLifetime(database) { store.close() } }
+        guard case .created = outcome else {
             Issue.record("dave's flag is filed")
             return
         }
