@@ -87,6 +87,13 @@ public final class PostgresConnection: SQLConnection {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
+    /// Whether a transaction is open and usable: not failed (which makes PostgreSQL answer every
+    /// statement with an error, and a COMMIT with a ROLLBACK).
+    public var isInHealthyTransaction: Bool {
+        guard let handle else { return false }
+        return PQtransactionStatus(handle) == PQTRANS_INTRANS
+    }
+
     /// `LISTEN`ed notifications that have arrived, read without waiting.
     public func notifications() throws(PostgresError) -> [(channel: String, payload: String)] {
         guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }

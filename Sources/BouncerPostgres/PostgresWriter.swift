@@ -89,6 +89,10 @@ public final class PostgresWriter: Sendable {
                     try connection.executeScript("BEGIN")
                     for item in batch {
                         if let error = item.run(connection) { throw error }
+                        // A write that failed its savepoint's undo (or ended the transaction)
+                        // leaves nothing to commit: a COMMIT would be answered with a ROLLBACK,
+                        // and every write of the group must hear that none was kept.
+                        guard connection.isInHealthyTransaction else { throw Self.groupAborted }
                     }
                     try connection.executeScript("COMMIT")
                 }
@@ -102,6 +106,9 @@ public final class PostgresWriter: Sendable {
             onGroup(GroupReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
         }
     }
+
+    static let groupAborted = PostgresError(
+        sqlState: nil, message: "a write left its group's transaction aborted; no write of the group was kept")
 
     func close() {
         pending.close()

@@ -94,4 +94,41 @@ import TestSupport
         }
         #expect(counts.suffix(2) == [2, 2], "both readers connect again: \(counts)")
     }
+
+    /// A write that leaves the group's transaction aborted (here it drops its own savepoint, then
+    /// fails) takes the group down: no write of it may be reported committed, as none is.
+    @Test func noWriteIsReportedCommittedFromAGroupThatWasRolledBack() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        // Holds the writer, so that the writes below queue up and commit as one group.
+        let holding = Task { try await writer.write { try $0.execute("SELECT pg_sleep(0.3)") } }
+        try await Task.sleep(for: .milliseconds(100))
+        let reported = await withTaskGroup(of: (String, Bool).self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    let id = "g\(index)"
+                    let committed = (try? await writer.write { (connection: PostgresConnection) -> Bool in
+                        if index == 3 {
+                            try connection.executeScript("RELEASE SAVEPOINT write")
+                            try connection.execute("SELECT no_such_column FROM t", [])
+                        }
+                        try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text(id), .integer(Int64(index))])
+                        return true
+                    }) != nil
+                    return (id, committed)
+                }
+            }
+            return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        // Under load the holding write may join the writes' group, and fail with it.
+        _ = try? await holding.value
+        let stored = Set(try PostgresConnection(url: database.url).fetchAll("SELECT id FROM t").compactMap { $0.get("id", as: String.self) })
+        for (id, committed) in reported where committed {
+            #expect(stored.contains(id), "\(id) was reported committed")
+        }
+        #expect(reported["g3"] == false)
+        // The writer goes on: the next group commits.
+        try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('after', 9)") }
+        #expect(try PostgresConnection(url: database.url).fetchValue("SELECT n FROM t WHERE id = 'after'", as: Int.self) == 9)
+    }
 }
