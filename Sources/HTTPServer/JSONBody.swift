@@ -4,12 +4,12 @@ import JSON
 extension Request {
     /// Decodes the body as JSON. Every way it can fail is a client error with its own code:
     /// 415 `unsupported_media_type` for a declared non-JSON type, 400 `json_too_deep` past the
-    /// nesting limit (checked before any parsing, so depth costs nothing), 400 `invalid_json` for
+    /// nesting limit (the parser stops there), 400 `invalid_json` for
     /// text that is not RFC 8259 JSON (the strict parser's rule: a duplicate key too), and 400
     /// `invalid_field` naming the field whose type or presence is wrong. A body sent without
-    /// Content-Type is read as JSON.
+    /// Content-Type is read as JSON. The parser bounds the depth itself: the body is read once.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
-        try checkJSONBody()
+        try checkJSONBody(checkingDepth: false)
         let value: JSONValue
         do {
             value = try StrictJSONParser.parse(body, maxDepth: maxJSONDepth)

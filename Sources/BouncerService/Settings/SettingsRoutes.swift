@@ -12,9 +12,7 @@ struct SettingsRoutes: Sendable {
         let audit = self.audit
         routes.add("GET", "/v1/config", .admin) { _, _ in try Response.encoded(settings.value) }
         routes.add("PATCH", "/v1/config", .admin) { request, identity in
-            if let contentType = request.headers["content-type"], !Request.isJSON(contentType) {
-                throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", detail: "The body must be JSON (Content-Type: application/json).")
-            }
+            try request.checkJSONBody()
             let updated = try await settings.update(with: request.body, by: identity.userID)
             try await audit.record(identity, "config.update", "config", "settings",
                                    details: ["changed": String(decoding: request.body.prefix(2000), as: UTF8.self)])
