@@ -8,7 +8,7 @@ public final class PostgresStore: SQLStore {
     public let writer: PostgresWriter
     public let readers: PostgresReaderPool
     public let schemaVersion: Int
-    public let changeSequence = ChangeSequence()
+    let sendRates: PostgresSendRates
 
     /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
     /// once apply each migration once), and opens the writer and the readers.
@@ -21,6 +21,7 @@ public final class PostgresStore: SQLStore {
         schemaVersion = migrations.last?.version ?? 0
         writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, onGroup: onGroup)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
+        sendRates = PostgresSendRates(url: url)
     }
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
@@ -32,6 +33,7 @@ public final class PostgresStore: SQLStore {
     }
 
     public func close() {
+        sendRates.close()
         readers.close()
         writer.close()
     }
@@ -40,6 +42,8 @@ public final class PostgresStore: SQLStore {
 extension PostgresStore: ServiceStore {
     /// The server and database, without the user or password.
     public var location: String { PostgresStore.redacted(url) }
+
+    public var sharedSendRates: (any SharedSendRates)? { sendRates }
 
     public static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "postgres" }

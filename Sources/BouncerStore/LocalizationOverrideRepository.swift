@@ -1,9 +1,9 @@
 /// Admin overrides of localized texts, by locale and key.
 public protocol LocalizationOverrideRepository: Sendable {
-    /// Every override: locale -> key -> text.
-    func allOverrides() async throws -> [String: [String: String]]
+    /// Every override (locale -> key -> text) with their version.
+    func allOverrides() async throws -> OverrideSnapshot
     /// Sets these texts for one locale in one transaction, and returns every override as it
-    /// stands after that commit, with a number that grows with each change (to order reloads).
+    /// stands after that commit, with their version (`ChangeTopic.overrides`, to order reloads).
     func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot
     /// Drops one override; nil when there was none.
     func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot?
@@ -12,16 +12,22 @@ public protocol LocalizationOverrideRepository: Sendable {
 public struct OverrideSnapshot: Sendable {
     public var sequence: UInt64
     public var overrides: [String: [String: String]]
+
+    public init(sequence: UInt64, overrides: [String: [String: String]]) {
+        self.sequence = sequence
+        self.overrides = overrides
+    }
 }
 
 extension SQLStore {
-    public func allOverrides() async throws -> [String: [String: String]] {
-        try await read { try Self.readOverrides($0) }
+    public func allOverrides() async throws -> OverrideSnapshot {
+        try await read { database in
+            OverrideSnapshot(sequence: try Self.version(of: .overrides, database), overrides: try Self.readOverrides(database))
+        }
     }
 
     public func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot {
         let now = Timestamp.now()
-        let sequence = changeSequence
         return try await write { database in
             for (key, value) in strings.sorted(by: { $0.key < $1.key }) {
                 try database.execute(
@@ -32,18 +38,17 @@ extension SQLStore {
                     """,
                     [.text(locale), .text(key), .text(value), .text(now), .text(actor)])
             }
-            // Read back inside the writer's transaction: writes run one at a time there, so the
-            // sequence numbers follow the order of the commits.
-            return OverrideSnapshot(sequence: sequence.next(), overrides: try Self.readOverrides(database))
+            // Read back inside the change's transaction, which holds the version's row: versions
+            // follow the order of the commits.
+            return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
         }
     }
 
     public func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot? {
-        let sequence = changeSequence
         return try await write { database in
             try database.execute("DELETE FROM localization_overrides WHERE locale = ? AND key = ?", [.text(locale), .text(key)])
             guard database.changes > 0 else { return nil }
-            return OverrideSnapshot(sequence: sequence.next(), overrides: try Self.readOverrides(database))
+            return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
         }
     }
 

@@ -57,16 +57,32 @@ public struct AuditQuery: Sendable {
     }
 }
 
+/// Every ban in force at one moment, with the bans' version.
+public struct BanSnapshot: Sendable {
+    public var sequence: UInt64
+    public var bans: [StoredBan]
+
+    public init(sequence: UInt64, bans: [StoredBan]) {
+        self.sequence = sequence
+        self.bans = bans
+    }
+}
+
 /// Bans and the audit log.
 public protocol ModerationRepository: Sendable {
     /// The ban in force on `userID` at `now` (an RFC 3339 time), if any.
     func activeBan(userID: String, now: String) async throws -> StoredBan?
-    /// Bans (or re-bans) a user, with its audit entry in the same transaction.
-    func ban(_ ban: StoredBan, audit: AuditEntry) async throws
-    /// Lifts a ban; false when there was none. The audit entry is written with it.
-    func unban(userID: String, audit: AuditEntry) async throws -> Bool
+    /// Bans (or re-bans) a user, with its audit entry in the same transaction; returns the bans'
+    /// version (`ChangeTopic.bans`).
+    @discardableResult
+    func ban(_ ban: StoredBan, audit: AuditEntry) async throws -> UInt64
+    /// Lifts a ban and returns the bans' version; nil when there was none. The audit entry is
+    /// written with it.
+    func unban(userID: String, audit: AuditEntry) async throws -> UInt64?
     /// Bans in force at `now`, by user id after `after`.
     func activeBans(now: String, after: String?, limit: Int) async throws -> [StoredBan]
+    /// Every ban in force at `now`, with the bans' version, read at one moment.
+    func allActiveBans(now: String) async throws -> BanSnapshot
     func record(_ entry: AuditEntry) async throws
     func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
 }
@@ -80,7 +96,8 @@ extension SQLStore {
         }
     }
 
-    public func ban(_ ban: StoredBan, audit: AuditEntry) async throws {
+    @discardableResult
+    public func ban(_ ban: StoredBan, audit: AuditEntry) async throws -> UInt64 {
         try await write { database in
             try database.execute(
                 """
@@ -91,15 +108,24 @@ extension SQLStore {
                 [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
                  ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
             try Self.insert(audit, database)
+            return try Self.advance(.bans, database)
         }
     }
 
-    public func unban(userID: String, audit: AuditEntry) async throws -> Bool {
+    public func unban(userID: String, audit: AuditEntry) async throws -> UInt64? {
         try await write { database in
             try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
-            guard database.changes > 0 else { return false }
+            guard database.changes > 0 else { return nil }
             try Self.insert(audit, database)
-            return true
+            return try Self.advance(.bans, database)
+        }
+    }
+
+    public func allActiveBans(now: String) async throws -> BanSnapshot {
+        try await read { database in
+            BanSnapshot(sequence: try Self.version(of: .bans, database), bans: try database.fetchAll(
+                "SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans WHERE expires_at IS NULL OR expires_at > ?",
+                [.text(now)]).map(Self.storedBan))
         }
     }
 

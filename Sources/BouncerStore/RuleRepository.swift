@@ -44,7 +44,8 @@ public struct RuleQuery: Sendable {
     }
 }
 
-/// Every rule as a change left them, numbered in commit order: what the rules engine compiles.
+/// Every rule as a change left them, with the rules' version (`ChangeTopic.rules`): what the
+/// rules engine compiles.
 /// Each rule has what matching needs; its times and author are left empty (a start reads every
 /// rule, 100,000 of them in a large list, and reading three more strings a rule was a tenth of a
 /// second of it).
@@ -68,9 +69,8 @@ extension SQLStore {
     static var ruleColumns: String { "id, name, kind, pattern, action, channels, enabled, priority, inflections, created_at, updated_at, created_by" }
 
     public func allRules() async throws -> RuleSnapshot {
-        let sequence = changeSequence
-        return try await write { database in
-            RuleSnapshot(sequence: sequence.current, rules: try Self.readAllRules(database))
+        try await read { database in
+            RuleSnapshot(sequence: try Self.version(of: .rules, database), rules: try Self.readAllRules(database))
         }
     }
 
@@ -101,8 +101,7 @@ extension SQLStore {
     }
 
     public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot {
-        let sequence = changeSequence
-        return try await write { database in
+        try await write { database in
             // Whole chunks in one statement each, the rest one by one: a large import is a few
             // hundred statements, not one a rule (a round trip each, for PostgreSQL), and only two
             // statements are ever prepared (SQLite keeps them).
@@ -113,13 +112,12 @@ extension SQLStore {
             for rule in rules[whole...] {
                 try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES \(Self.ruleRow)", Self.values(rule))
             }
-            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+            return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
 
     public func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot? {
-        let sequence = changeSequence
-        return try await write { database in
+        try await write { database in
             try database.execute(
                 """
                 UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
@@ -129,16 +127,15 @@ extension SQLStore {
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
                  Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
-            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+            return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
 
     public func deleteRule(id: String) async throws -> RuleSnapshot? {
-        let sequence = changeSequence
-        return try await write { database in
+        try await write { database in
             try database.execute("DELETE FROM rules WHERE id = ?", [.text(id)])
             guard database.changes > 0 else { return nil }
-            return RuleSnapshot(sequence: sequence.next(), rules: try Self.readAllRules(database))
+            return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A store whose repositories are SQL over an `SQLConnection`: each backend gives its reads (one
 /// snapshot each) and its group-committed writes, and the repositories written once on top of
 /// these serve both SQLite and PostgreSQL. A backend keeps its own version of what it does
@@ -10,22 +8,10 @@ public protocol SQLStore: Sendable {
     func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
     /// Runs `work` in the next group commit and returns once that has committed.
     func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
-    /// Numbers the changes whose results are swapped into memory, in commit order.
-    var changeSequence: ChangeSequence { get }
     /// The schema version this release's migrations end at.
     var schemaVersion: Int { get }
     /// Every rule with what matching needs, for the engine (a backend may read them faster).
     static func readAllRules(_ connection: Connection) throws -> [StoredRule]
-}
-
-/// A counter advanced only on the writer's queue.
-public final class ChangeSequence: Sendable {
-    private let value = Atomic<UInt64>(0)
-
-    public init() {}
-
-    public func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
-    public var current: UInt64 { value.load(ordering: .relaxed) }
 }
 
 extension SQLiteStore: SQLStore {
@@ -49,13 +35,28 @@ extension DatabaseError: StoreFailure {}
 
 /// What the service holds a store by, whichever it is: every repository, and closing.
 public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository, ModerationRepository, SettingsRepository,
-    LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository {
+    LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository, ChangeVersionRepository {
     /// Where the store is, for logs: a file's path, or a server's host and database (never a password).
     var location: String { get }
+    /// Starts calling `changed` soon after any instance commits a change of shared state (a
+    /// topic's version advanced), until the watch returned is stopped. Nil when no other instance
+    /// can share the store: then every change is made, and put in force, by this one.
+    func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)?
+    /// Send-rate buckets every instance counts in; nil when the store is one instance's.
+    var sharedSendRates: (any SharedSendRates)? { get }
     /// Finishes the queued writes and closes every connection.
     func close()
 }
 
+/// A running `watchChanges`.
+public protocol ChangeWatch: Sendable {
+    func stop()
+}
+
 extension SQLiteStore: ServiceStore {
     public var location: String { path }
+
+    /// A SQLite file is one instance's.
+    public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? { nil }
+    public var sharedSendRates: (any SharedSendRates)? { nil }
 }

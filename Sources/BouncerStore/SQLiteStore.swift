@@ -11,7 +11,6 @@ public final class SQLiteStore: Sendable {
     public let readers: ReaderPool
     public let schemaVersion: Int
     /// Numbers changes whose results are swapped into memory, in commit order.
-    public let changeSequence = ChangeSequence()
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],

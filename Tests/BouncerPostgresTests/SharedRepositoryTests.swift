@@ -45,32 +45,40 @@ import TestSupport
     @Test func settingsOverridesAndReadiness() async throws {
         try await Self.onBothStores { store in
             try await store.checkReady()
-            #expect(try await store.loadSettings() == nil)
-            try await store.saveSettings(#"{"a":1}"#, by: "root")
-            try await store.saveSettings(#"{"a":2}"#, by: "root")
-            #expect(try await store.loadSettings() == #"{"a":2}"#)
+            #expect(try await store.loadSettings() == SettingsSnapshot(sequence: 0, json: nil))
+            #expect(try await store.saveSettings(#"{"a":1}"#, by: "root") == 1)
+            #expect(try await store.saveSettings(#"{"a":2}"#, by: "root") == 2)
+            #expect(try await store.loadSettings() == SettingsSnapshot(sequence: 2, json: #"{"a":2}"#))
             let set = try await store.setOverrides(locale: "de", strings: ["k1": "eins", "k2": "zwei"], by: "root")
             #expect(set.overrides == ["de": ["k1": "eins", "k2": "zwei"]])
             let deleted = try await store.deleteOverride(locale: "de", key: "k1")
             #expect(deleted?.overrides == ["de": ["k2": "zwei"]])
             #expect(deleted.map(\.sequence) ?? 0 > set.sequence)
             #expect(try await store.deleteOverride(locale: "de", key: "k1") == nil)
-            #expect(try await store.allOverrides() == ["de": ["k2": "zwei"]])
+            let all = try await store.allOverrides()
+            #expect(all.overrides == ["de": ["k2": "zwei"]])
+            #expect(all.sequence == deleted?.sequence, "a read has the version of the last change")
+            let versions = try await store.changeVersions()
+            #expect(versions == [.settings: 2, .overrides: all.sequence, .rules: 0, .bans: 0])
         }
     }
 
     @Test func bansAndTheAuditLog() async throws {
         try await Self.onBothStores { store in
             let now = Timestamp.now()
-            try await store.ban(StoredBan(userID: "troll", reason: "spam", shadow: true, expiresAt: nil, createdBy: "mod", createdAt: now),
-                                audit: Self.audit("user.ban", "troll"))
-            try await store.ban(StoredBan(userID: "gone", reason: nil, shadow: false, expiresAt: "2000-01-01T00:00:00.000Z",
-                                          createdBy: "mod", createdAt: now), audit: Self.audit("user.ban", "gone"))
+            let first = try await store.ban(StoredBan(userID: "troll", reason: "spam", shadow: true, expiresAt: nil, createdBy: "mod",
+                                                      createdAt: now), audit: Self.audit("user.ban", "troll"))
+            let second = try await store.ban(StoredBan(userID: "gone", reason: nil, shadow: false, expiresAt: "2000-01-01T00:00:00.000Z",
+                                                       createdBy: "mod", createdAt: now), audit: Self.audit("user.ban", "gone"))
+            #expect(second > first)
+            let snapshot = try await store.allActiveBans(now: now)
+            #expect(snapshot.bans.map(\.userID) == ["troll"] && snapshot.sequence == second)
             #expect(try await store.activeBan(userID: "troll", now: now)?.shadow == true)
             #expect(try await store.activeBan(userID: "gone", now: now) == nil, "an expired ban no longer applies")
             #expect(try await store.activeBans(now: now, after: nil, limit: 10).map(\.userID) == ["troll"])
-            #expect(try await store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")))
-            #expect(try await !store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")))
+            #expect(try await store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")) == second + 1)
+            #expect(try await store.unban(userID: "troll", audit: Self.audit("user.unban", "troll")) == nil)
+            #expect(try await store.changeVersions()[.bans] == second + 1)
             let entries = try await store.auditEntries(AuditQuery(actorID: "mod", action: nil, after: nil, limit: 10))
             #expect(entries.map(\.action) == ["user.ban", "user.ban", "user.unban"])
         }

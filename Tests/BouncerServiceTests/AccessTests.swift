@@ -119,7 +119,7 @@ import TestSupport
         let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
         defer { store.close() }
         let rules = try await Rules(repository: store, logger: Self.logger)
-        let localization = Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store)
+        let localization = Localization(fileOverrides: [:], apiOverrides: OverrideSnapshot(sequence: 0, overrides: [:]), defaultLocale: "en", repository: store)
         let limiter = RateLimiter(rate: 10)
         let settings = try await LiveSettings(repository: store, defaults: Settings(), localization: localization, sendLimiter: limiter)
         let bans = try await BanList(repository: store)

@@ -25,7 +25,7 @@ import TestSupport
         let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
         defer { store.close() }
         let logger = Logger(level: .error)
-        let localization = Localization(fileOverrides: [:], apiOverrides: [:], defaultLocale: "en", repository: store)
+        let localization = Localization(fileOverrides: [:], apiOverrides: OverrideSnapshot(sequence: 0, overrides: [:]), defaultLocale: "en", repository: store)
         let limiter = RateLimiter(rate: 10)
         let routes = makeRoutes(
             store: store, localization: localization, rules: try await Rules(repository: store, logger: logger),

@@ -1,3 +1,4 @@
+import BouncerStore
 import Dispatch
 import Locking
 import Synchronization
@@ -7,11 +8,7 @@ import Synchronization
 /// dropped when room is needed, and past `capacity` the least recently used go first (their
 /// users get a fresh burst: a small leniency, never a wrong refusal).
 final class RateLimiter: Sendable {
-    enum Decision: Equatable {
-        case allowed
-        /// Whole seconds until a token is back (at least 1).
-        case limited(retryAfter: Int)
-    }
+    typealias Decision = RateDecision
 
     private struct Bucket {
         var tokens: Double
@@ -67,7 +64,7 @@ final class RateLimiter: Sendable {
             }
             guard bucket.tokens >= 1 else {
                 buckets[key] = bucket
-                return .limited(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
+                return .limited(tokens: bucket.tokens, rate: rate)
             }
             bucket.tokens -= 1
             if buckets[key] == nil && buckets.count >= shardCapacity {

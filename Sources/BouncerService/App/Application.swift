@@ -13,12 +13,15 @@ public final class Application: Sendable {
     public let logger: Logger
     public let store: any ServiceStore
     public let server: HTTPServer
+    /// Puts in force what other instances change, when they share the store.
+    let changes: ChangeFollower?
 
-    init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer) {
+    init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
         self.server = server
+        self.changes = changes
     }
 
     /// Starts listening; returns the bound port.
@@ -35,6 +38,7 @@ public final class Application: Sendable {
     public func shutdown() async {
         logger.info("shutting down", ["open_connections": .int(server.openConnections)])
         await server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
+        changes?.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -103,7 +107,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
         router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization, availability: availability), events: events)
     metrics.gauge("bouncer_open_connections", "Client connections open now.") { Double(server.openConnections) }
-    return Application(configuration: configuration, logger: logger, store: store, server: server)
+    let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans),
+                                 logger: logger, metrics: metrics)
+    return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -152,7 +158,7 @@ private func describe(_ source: SigningSecret.Source) -> String {
 func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
                 metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter,
                 availability: StoreAvailability? = nil) -> Routes {
-    var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter)
+    var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
     OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
     IdentityRoutes().register(in: &routes)

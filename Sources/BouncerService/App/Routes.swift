@@ -1,5 +1,7 @@
 import BouncerDomain
 import BouncerIdentity
+import BouncerStore
+import Dispatch
 import HTTPServer
 
 /// Who may call a route. Every route declares it here, and `require` is the one check of a role:
@@ -44,10 +46,14 @@ struct Routes {
     private(set) var table: [Entry] = []
     let authenticator: Authenticator
     let sendLimiter: RateLimiter
+    /// The buckets all instances count in, when several share the store: asked after this
+    /// instance's own (see `SharedSendRates`).
+    let sharedSendRates: (any SharedSendRates)?
 
-    init(authenticator: Authenticator, sendLimiter: RateLimiter) {
+    init(authenticator: Authenticator, sendLimiter: RateLimiter, sharedSendRates: (any SharedSendRates)? = nil) {
         self.authenticator = authenticator
         self.sendLimiter = sendLimiter
+        self.sharedSendRates = sharedSendRates
     }
 
     /// A route anyone may call.
@@ -63,11 +69,14 @@ struct Routes {
         let identity = try authenticator.identity(for: request)
         try Access.require(minimum, identity)
         if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
-            throw HTTPError(.tooManyRequests, code: "rate_limited",
-                            detail: "Too many messages; try again in \(retryAfter) seconds.",
-                            headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
+            throw rateLimited(retryAfter)
         }
         return identity
+    }
+
+    private static func rateLimited(_ retryAfter: Int) -> HTTPError {
+        HTTPError(.tooManyRequests, code: "rate_limited", detail: "Too many messages; try again in \(retryAfter) seconds.",
+                  headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
     }
 
     /// As `add`, for a handler that answers through a `Responder` instead of as a task (the send
@@ -76,8 +85,20 @@ struct Routes {
                               _ handler: @escaping @Sendable (Request, Identity, Responder) throws -> Void) {
         let authenticator = self.authenticator
         let limiter = limitedAsSend ? sendLimiter : nil
+        let shared = limitedAsSend ? sharedSendRates : nil
         router.add(method, path, .callback { request, responder in
-            try handler(request, try Self.admit(request, minimum, authenticator, limiter), responder)
+            let identity = try Self.admit(request, minimum, authenticator, limiter)
+            guard let shared, let limiter, limiter.rate > 0 else { return try handler(request, identity, responder) }
+            shared.take(identity.userID, rate: limiter.rate, burst: limiter.burst) { decision in
+                guard decision == .allowed else {
+                    if case .limited(let retryAfter) = decision { responder.fail(Self.rateLimited(retryAfter)) }
+                    return
+                }
+                // The answer comes on the store's queue: the handler's work goes elsewhere.
+                DispatchQueue.global().async {
+                    do { try handler(request, identity, responder) } catch { responder.fail(error) }
+                }
+            }
         })
         table.append(Entry(method: method, path: path, access: .role(minimum)))
     }
@@ -88,8 +109,14 @@ struct Routes {
                       _ handler: @escaping @Sendable (Request, Identity) async throws -> Response) {
         let authenticator = self.authenticator
         let limiter = limitedAsSend ? sendLimiter : nil
+        let shared = limitedAsSend ? sharedSendRates : nil
         router.add(method, path, .async { request in
-            try await handler(request, try Self.admit(request, minimum, authenticator, limiter))
+            let identity = try Self.admit(request, minimum, authenticator, limiter)
+            if let shared, let limiter, limiter.rate > 0,
+               case .limited(let retryAfter) = await shared.take(identity.userID, rate: limiter.rate, burst: limiter.burst) {
+                throw Self.rateLimited(retryAfter)
+            }
+            return try await handler(request, identity)
         }, maxBodyBytes: maxBodyBytes)
         table.append(Entry(method: method, path: path, access: .role(minimum)))
     }

@@ -17,15 +17,18 @@ final class Localization: Sendable {
     let fileOverrides: [String: [String: String]]
     let repository: any LocalizationOverrideRepository
 
-    init(fileOverrides: [String: [String: String]], apiOverrides: [String: [String: String]],
+    init(fileOverrides: [String: [String: String]], apiOverrides: OverrideSnapshot,
          defaultLocale: String, repository: any LocalizationOverrideRepository) {
         self.fileOverrides = fileOverrides
         self.repository = repository
-        state = Locked(State(sequence: 0, apiOverrides: apiOverrides,
-                            catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides, defaultLocale: defaultLocale)))
+        state = Locked(State(sequence: apiOverrides.sequence, apiOverrides: apiOverrides.overrides,
+                             catalog: Catalog(fileOverrides: fileOverrides, apiOverrides: apiOverrides.overrides, defaultLocale: defaultLocale)))
     }
 
     var catalog: Catalog { state.withLock { $0.catalog } }
+
+    /// The overrides' version in force (`ChangeTopic.overrides`).
+    var version: UInt64 { state.withLock { $0.sequence } }
 
     /// Rebuilds the catalog around another default locale (a setting admins change).
     func setDefaultLocale(_ tag: String) {

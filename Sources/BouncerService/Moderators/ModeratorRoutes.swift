@@ -59,8 +59,9 @@ struct ModeratorRoutes: Sendable {
                             createdBy: identity.userID, createdAt: Timestamp.format(now))
         var details = ["shadow": String(shadow)]
         if let seconds { details["duration_seconds"] = String(seconds) }
-        try await repository.ban(ban, audit: audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details))
-        bans.set(ban)
+        let sequence = try await repository.ban(ban, audit: audit.entry(identity, "user.ban", "user", userID, note: note ?? reason,
+                                                                        details: details))
+        bans.set(ban, sequence: sequence)
         return ban
     }
 
@@ -83,10 +84,10 @@ struct ModeratorRoutes: Sendable {
         }
         routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
             let userID = try Self.userID(request)
-            guard try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID)) else {
+            guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID)) else {
                 throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.")
             }
-            bans.remove(userID)
+            bans.remove(userID, sequence: sequence)
             return Response(status: .noContent)
         }
         routes.add("GET", "/v1/bans", .moderator) { request, _ in

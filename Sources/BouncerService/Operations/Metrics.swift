@@ -219,6 +219,9 @@ extension Metrics {
         metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
                         buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
         metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")
+        metrics.declare("bouncer_shared_state_reloads_total", .counter,
+                        "Changes another instance made (rules, settings, overrides, bans) reloaded and put in force here.",
+                        labels: ["topic"])
         metrics.declare("bouncer_rules_database_bytes", .gauge, "Size of the compiled rule databases in force.")
         return metrics
     }

@@ -4,7 +4,8 @@ import Dispatch
 import Locking
 
 /// The rules in force: compiled from the store at start, and compiled again and swapped in
-/// whole after every change, before the change is answered, so the next message sees it.
+/// whole after every change, before the change is answered, so the next message sees it (and,
+/// for a change another instance made, when this one finds the rules' version advanced).
 final class Rules: Sendable {
     let engine: RuleEngine
     let repository: any RuleRepository
@@ -31,6 +32,9 @@ final class Rules: Sendable {
         report(set)
     }
 
+    /// The rules' version in force (`ChangeTopic.rules`).
+    var version: UInt64 { appliedSequence.withLock { $0 } }
+
     /// Changes the rule set's inflection setting, and compiles the rules again with it.
     func setInflections(_ enabled: Bool) async throws {
         guard inflections.withLock({ current in defer { current = enabled }; return current != enabled }) else { return }
@@ -55,6 +59,9 @@ final class Rules: Sendable {
     /// Compiles the rules a committed change left, and swaps them in unless a later change
     /// already was (`replacingEqual`: or the same change, compiled under an older setting).
     func apply(_ snapshot: RuleSnapshot, replacingEqual: Bool = false) async throws(CompiledRuleSet.Refusal) {
+        // Each change is compiled once: a version already in force (this instance made the
+        // change, or another reload got there first) is not compiled again.
+        guard replacingEqual || snapshot.sequence > version else { return }
         let logger = self.logger
         let store = databaseStore
         let inflections = self.inflections.withLock { $0 }
@@ -72,6 +79,11 @@ final class Rules: Sendable {
             engine.replace(with: set)
         }
         report(set)
+    }
+
+    /// Counts `sequence` as in force without compiling it: the rules of that version were refused.
+    func skip(to sequence: UInt64) {
+        appliedSequence.withLock { $0 = max($0, sequence) }
     }
 
     static func compile(_ stored: [StoredRule], inflections: Bool, store: (any CompiledDatabaseStore)?,

@@ -9,19 +9,20 @@ import Locking
 /// The settings in force, and what follows from them elsewhere (the default locale, the send
 /// rate, the rules' inflections).
 final class LiveSettings: Sendable {
-    private let current: Locked<Settings>
+    private let current: Locked<(settings: Settings, sequence: UInt64)>
     private let repository: any SettingsRepository
     private let localization: Localization
     private let sendLimiter: RateLimiter
     private let rules: Rules?
+    /// What a store without settings of its own has in force.
+    private let defaults: Settings
 
     init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter,
          rules: Rules? = nil) async throws {
-        var settings = defaults
-        if let stored = try await repository.loadSettings(), let decoded = try? JSONValue.decode(Settings.self, from: stored) {
-            settings = decoded
-        }
-        self.current = Locked(settings)
+        let stored = try await repository.loadSettings()
+        let settings = Self.decode(stored, defaults: defaults)
+        self.current = Locked((settings, stored.sequence))
+        self.defaults = defaults
         self.repository = repository
         self.localization = localization
         self.sendLimiter = sendLimiter
@@ -30,16 +31,40 @@ final class LiveSettings: Sendable {
         try await rules?.setInflections(settings.rule_inflections)
     }
 
-    var value: Settings { current.withLock { $0 } }
+    var value: Settings { current.withLock { $0.settings } }
+
+    /// The settings' version in force (`ChangeTopic.settings`).
+    var version: UInt64 { current.withLock { $0.sequence } }
 
     /// Validates a partial update, stores the result, then puts it in force.
     func update(with body: [UInt8], by actor: String) async throws -> Settings {
         let updated = try Self.merged(value, body, catalog: localization.catalog)
-        try await repository.saveSettings(try JSONText.encodedString(updated), by: actor)
-        current.withLock { $0 = updated }
-        applyEffects(updated)
-        try await rules?.setInflections(updated.rule_inflections)
+        let sequence = try await repository.saveSettings(try JSONText.encodedString(updated), by: actor)
+        try await put(updated, sequence)
         return updated
+    }
+
+    /// Puts stored settings in force, unless a later version already is: another instance's
+    /// change, found by the store's version.
+    func apply(_ snapshot: SettingsSnapshot) async throws {
+        try await put(Self.decode(snapshot, defaults: defaults), snapshot.sequence)
+    }
+
+    private func put(_ settings: Settings, _ sequence: UInt64) async throws {
+        let newer = current.withLock { current in
+            guard sequence > current.sequence else { return false }
+            current = (settings, sequence)
+            return true
+        }
+        guard newer else { return }
+        applyEffects(settings)
+        try await rules?.setInflections(settings.rule_inflections)
+    }
+
+    /// Stored settings, or the defaults before any were stored (or should the stored document
+    /// not decode: it was validated when written).
+    private static func decode(_ snapshot: SettingsSnapshot, defaults: Settings) -> Settings {
+        snapshot.json.flatMap { try? JSONValue.decode(Settings.self, from: $0) } ?? defaults
     }
 
     private func applyEffects(_ settings: Settings) {
