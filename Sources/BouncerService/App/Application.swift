@@ -107,6 +107,11 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
         router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization, availability: availability), events: events)
     metrics.gauge("bouncer_open_connections", "Client connections open now.") { Double(server.openConnections) }
+    // Instances sharing a store are level when these agree.
+    metrics.gauge("bouncer_rules_version", "Version of the rules in force here (advanced by each change).") { Double(rules.version) }
+    metrics.gauge("bouncer_settings_version", "Version of the settings in force here.") { Double(settings.version) }
+    metrics.gauge("bouncer_overrides_version", "Version of the localization overrides in force here.") { Double(localization.version) }
+    metrics.gauge("bouncer_bans_version", "Version of the bans in force here.") { Double(bans.version) }
     let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans),
                                  logger: logger, metrics: metrics)
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes)
