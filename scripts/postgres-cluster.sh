@@ -5,6 +5,8 @@
 #
 #   scripts/postgres-cluster.sh start     prints the cluster's directory, then its URL
 #   scripts/postgres-cluster.sh stop DIR  stops it and removes the directory
+#   scripts/postgres-cluster.sh down DIR  stops the server, keeping its data (a database outage)
+#   scripts/postgres-cluster.sh up DIR    starts it again, on the same port
 #
 # It fails, saying why, when PostgreSQL is not installed and cannot be.
 set -euo pipefail
@@ -31,8 +33,8 @@ case ${1:-} in
     as_owner "$bin/initdb" --pgdata "$dir/data" --username bouncer --auth trust --encoding UTF8 --locale C.UTF-8 >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; echo "postgres-cluster: initdb failed" >&2; exit 1; }
     # Durable as in production (fsync stays on): the store's behaviour under commit is what is tested.
-    as_owner "$bin/pg_ctl" --pgdata "$dir/data" --log "$dir/server.log" --wait --timeout 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=300" start >/dev/null ||
+    echo "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=300" >"$dir/options"
+    as_owner "$bin/pg_ctl" --pgdata "$dir/data" --log "$dir/server.log" --wait --timeout 60 -o "$(cat "$dir/options")" start >/dev/null ||
       { tail -20 "$dir/server.log" >&2; echo "postgres-cluster: the server did not start" >&2; exit 1; }
     echo "$dir"
     echo "postgres://bouncer@127.0.0.1:$port/postgres"
@@ -43,8 +45,18 @@ case ${1:-} in
     [ -d "$dir/data" ] && as_owner "$bin/pg_ctl" --pgdata "$dir/data" --mode fast --wait stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
+  down)
+    dir=${2:?usage: $0 down DIR}
+    bin=$(server_bin)
+    as_owner "$bin/pg_ctl" --pgdata "$dir/data" --mode fast --wait stop >/dev/null
+    ;;
+  up)
+    dir=${2:?usage: $0 up DIR}
+    bin=$(server_bin)
+    as_owner "$bin/pg_ctl" --pgdata "$dir/data" --log "$dir/server.log" --wait --timeout 60 -o "$(cat "$dir/options")" start >/dev/null
+    ;;
   *)
-    echo "usage: $0 start | stop DIR" >&2
+    echo "usage: $0 start | stop DIR | down DIR | up DIR" >&2
     exit 2
     ;;
 esac

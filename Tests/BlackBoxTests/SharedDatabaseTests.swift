@@ -113,22 +113,18 @@ struct SharedDatabaseTests {
     @Test func aRetriedSendAndAFlagRacingThroughTwoInstancesAreKeptOnce() async throws {
         let c = try Cluster(count: 2)
         // The same client id sent through both instances at once, ten times over.
-        let responses = try await withThrowingTaskGroup(of: RawResponse.self) { group in
-            for index in 0..<10 { group.addTask { try c.send(index % 2, "only once", id: "client-1") } }
-            return try await group.reduce(into: [RawResponse]()) { $0.append($1) }
-        }
-        #expect(responses.allSatisfy { [200, 201].contains($0.status) }, "\(responses.map(\.status))")
-        #expect(responses.filter { $0.status == 201 }.count == 1)
+        let sent = LockedIDs()
+        await BlockingWorkers(count: 10) { index in sent.add(String((try? c.send(index % 2, "only once", id: "client-1").status) ?? 0)) }.join()
+        #expect(sent.all.allSatisfy { ["200", "201"].contains($0) }, "\(sent.all)")
+        #expect(sent.all.filter { $0 == "201" }.count == 1)
         let page = try c.call(1, "GET", "/v1/channels/messaging:general/messages", as: "mod")
         #expect((page.json?["messages"] as? [Any])?.count == 1)
         // Bob flags it through both at once: one flag.
-        let flags = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<10 {
-                group.addTask { try c.call(index % 2, "POST", "/v1/messages/client-1/flag", as: "bob", body: #"{"reason":"spam"}"#).status }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
-        #expect(flags.allSatisfy { [200, 201].contains($0) }, "\(flags)")
+        let flagged = LockedIDs()
+        await BlockingWorkers(count: 10) { index in
+            flagged.add(String((try? c.call(index % 2, "POST", "/v1/messages/client-1/flag", as: "bob", body: #"{"reason":"spam"}"#).status) ?? 0))
+        }.join()
+        #expect(flagged.all.allSatisfy { ["200", "201"].contains($0) }, "\(flagged.all)")
         let queue = try c.call(0, "GET", "/v1/review-queue", as: "mod")
         let items = try #require(queue.json?["items"] as? [[String: Any]])
         #expect(items.count == 1 && items.first?["flag_count"] as? Int == 1, "\(queue.text)")
@@ -138,22 +134,17 @@ struct SharedDatabaseTests {
         let c = try Cluster(count: 2)
         let acknowledged = LockedIDs()
         let victim = c[0]
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<4 {
-                group.addTask {
-                    for index in 0..<400 {
-                        let id = "w\(worker)-\(index)"
-                        guard let response = try? c.send(0, "load \(id)", id: id) else { return }
-                        if response.status == 201 { acknowledged.add(id) }
-                    }
-                }
+        let workers = BlockingWorkers(count: 4) { worker in
+            for index in 0..<400 {
+                let id = "w\(worker)-\(index)"
+                guard let response = try? c.send(0, "load \(id)", id: id) else { return }
+                if response.status == 201 { acknowledged.add(id) }
             }
-            group.addTask {
-                while acknowledged.count < 100 { try await Task.sleep(for: .milliseconds(5)) }
-                kill(victim.process.processIdentifier, SIGKILL)
-            }
-            try await group.waitForAll()
         }
+        #expect(try await waitUntil(.seconds(20)) { acknowledged.count >= 100 })
+        kill(victim.process.processIdentifier, SIGKILL)
+        await workers.join()
+        #expect(acknowledged.count < 1600, "the instance was killed while sends were under way")
         #expect(acknowledged.count >= 100)
         // Every acknowledged message is there, read through the instance that lives on.
         for id in acknowledged.all {

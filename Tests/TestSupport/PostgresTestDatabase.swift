@@ -6,6 +6,7 @@ import Foundation
 public final class PostgresTestDatabase: @unchecked Sendable {
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The database's URL.

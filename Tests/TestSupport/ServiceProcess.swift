@@ -19,7 +19,7 @@ public enum TestStore {
     /// `--database-url` for a service or command run with `arguments` in `directory`, when the
     /// tests run on PostgreSQL.
     static func databaseArguments(_ arguments: [String], directory: URL?) throws -> (arguments: [String], database: PostgresTestDatabase?) {
-        guard isPostgres else { return ([], nil) }
+        guard isPostgres, !arguments.contains("--database-url") else { return ([], nil) }
         let dataDirectory = arguments.firstIndex(of: "--data-dir").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
             ?? (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent("data").path
         let database = try databases.withLock { databases in

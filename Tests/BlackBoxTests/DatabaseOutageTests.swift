@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// PostgreSQL stopped under load and started again: while it is down, sends fail fast with 503
+/// `store_unavailable` and `/readyz` says 503; once it is back the service recovers by itself;
+/// nothing it acknowledged is lost. The database is a cluster of the test's own, as the outage
+/// would disturb every other test on a shared one.
+@Suite(.enabled(if: TestStore.isPostgres, "needs BOUNCER_TEST_STORE=postgres"))
+struct DatabaseOutageTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/postgres-cluster.sh").path
+
+    static func cluster(_ arguments: [String]) throws -> [String] {
+        // Output to a file, not a pipe: the server the script starts outlives it.
+        let directory = try TemporaryDirectory()
+        let outputPath = directory.path("output")
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Reaped here: Foundation's own wait never saw this script end (its server lives on).
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) < 0 && errno == EINTR {}
+        let text = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        guard status == 0 else {
+            throw PostgresTestDatabase.Unavailable(description: "postgres-cluster.sh \(arguments) failed: \(text)")
+        }
+        return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var acknowledged: [String] = []
+        private var refusals: [(status: Int, code: String?, seconds: Double)] = []
+        func acknowledge(_ id: String) { lock.withLock { acknowledged.append(id) } }
+        func refuse(_ status: Int, _ code: String?, _ seconds: Double) { lock.withLock { refusals.append((status, code, seconds)) } }
+        var acknowledgedIDs: [String] { lock.withLock { acknowledged } }
+        var refused: [(status: Int, code: String?, seconds: Double)] { lock.withLock { refusals } }
+    }
+
+    @Test func theDatabaseRestartedUnderLoad() async throws {
+        let started = try Self.cluster(["start"])
+        let clusterDirectory = try #require(started.first { $0.hasPrefix("/") })
+        let url = try #require(started.first { $0.hasPrefix("postgres://") })
+        defer { _ = try? Self.cluster(["stop", clusterDirectory]) }
+        let directory = try TemporaryDirectory()
+        let data = directory.path("data")
+        let token = try ServiceProcess.run(["token", "--user", "alice", "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let service = try ServiceProcess(arguments: ["--data-dir", data, "--database-url", url, "--send-rate-per-user", "0"])
+        let outcomes = Outcomes()
+        let running = LockedFlag()
+
+        @Sendable func send(_ id: String) {
+            let began = ContinuousClock.now
+            do {
+                let client = try service.client()
+                defer { client.close() }
+                let response = try client.request("POST", "/v1/channels/messaging:load/messages",
+                                                  headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                                                  body: #"{"id":"\#(id)","text":"load \#(id)"}"#, timeout: .seconds(10))
+                if response.status == 201 {
+                    outcomes.acknowledge(id)
+                } else {
+                    outcomes.refuse(response.status, response.json?["code"] as? String, (ContinuousClock.now - began) / .seconds(1))
+                }
+            } catch {
+                outcomes.refuse(0, String(describing: error), (ContinuousClock.now - began) / .seconds(1))
+            }
+        }
+        func readiness() throws -> Int {
+            let client = try service.client()
+            defer { client.close() }
+            return try client.request("GET", "/readyz").status
+        }
+
+        let workers = BlockingWorkers(count: 4) { worker in
+            var index = 0
+            while running.value {
+                send("w\(worker)-\(index)")
+                index += 1
+            }
+        }
+        do {
+            defer { running.set(false) }
+            #expect(try await waitUntil(.seconds(10)) { outcomes.acknowledgedIDs.count >= 200 })
+            _ = try Self.cluster(["down", clusterDirectory])
+            let downAt = outcomes.refused.count
+            try await Task.sleep(for: .seconds(2))
+            #expect(try readiness() == 503, "not ready while the database is down")
+            let whileDown = outcomes.refused.dropFirst(downAt)
+            #expect(whileDown.count >= 20, "sends went on being answered while the database was down")
+            #expect(whileDown.allSatisfy { $0.status == 503 && $0.code == "store_unavailable" }, "\(Array(whileDown.prefix(5)))")
+            #expect(whileDown.allSatisfy { $0.seconds < 1 }, "each refusal came fast")
+            let acknowledgedBefore = outcomes.acknowledgedIDs.count
+            _ = try Self.cluster(["up", clusterDirectory])
+            #expect(try await waitUntil(.seconds(10)) { outcomes.acknowledgedIDs.count > acknowledgedBefore + 100 },
+                    "sends succeed again once the database is back")
+            #expect(try readiness() == 200)
+        }
+        await workers.join()
+        // Every acknowledged message is stored.
+        let ids = outcomes.acknowledgedIDs
+        let stored = Set(try PostgresTestDatabase.psql(url, "SELECT id FROM messages").split(separator: "\n").map(String.init))
+        #expect(ids.filter { !stored.contains($0) }.isEmpty, "acknowledged but lost")
+    }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = true
+    var value: Bool { lock.withLock { flag } }
+    func set(_ value: Bool) { lock.withLock { flag = value } }
+}
