@@ -7,11 +7,13 @@ extension PostgresStore: MessageRepository {
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         let values = MessageSQL.values(message)
+        // A send throws only through the database, whose failure aborts the transaction and has
+        // the group run again with savepoints: the usual send skips a savepoint's round trips.
         writer.write({ connection in
             try MessageSQL.send(message, flags: flags, sender: sender, connection) { connection in
                 try connection.fetchOne(Self.insertMessage, values)?.get("sequence", as: Int64.self)
             }
-        }, completion: completion)
+        }, needsSavepoint: false, completion: completion)
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {

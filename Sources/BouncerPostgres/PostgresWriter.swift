@@ -12,8 +12,9 @@ import Locking
 /// transactions, never by anything in this process.
 public final class PostgresWriter: Sendable {
     private struct WorkItem: Sendable {
-        /// Runs the write in its savepoint and keeps its result until the commit is known.
-        let run: @Sendable (PostgresConnection) -> PostgresError?
+        /// Runs the write (in a savepoint when told, or when it always needs one) and keeps its
+        /// result until the commit is known; returns an error that must fail or retry the group.
+        let run: @Sendable (PostgresConnection, _ inSavepoint: Bool) -> PostgresError?
         let finish: @Sendable (PostgresError?) -> Void
     }
 
@@ -44,15 +45,19 @@ public final class PostgresWriter: Sendable {
     }
 
     /// As `write`, calling `completion` on the writer's queue once the group has committed.
-    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T,
+    ///
+    /// `needsSavepoint: false` is for a write that fails only through the database (never
+    /// throws after changing something): it runs without a savepoint's two round trips, and
+    /// should it fail, the group is rolled back and run again with every write in a savepoint.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T, needsSavepoint: Bool = true,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let result = Locked<Result<T, any Error>?>(nil)
         let item = WorkItem(
-            run: { connection in
-                let outcome = Result { try Self.inSavepoint(connection, work) }
+            run: { connection, careful in
+                let outcome = Result { careful || needsSavepoint ? try Self.inSavepoint(connection, work) : try work(connection) }
                 result.withLock { $0 = outcome }
                 guard case .failure(let error) = outcome, let failure = error as? PostgresError,
-                      failure.connectionLost || failure.isUnavailable else { return nil }
+                      failure.connectionLost || failure.isUnavailable || failure.isSerializationFailure else { return nil }
                 return failure
             },
             finish: { commitError in
@@ -83,29 +88,53 @@ public final class PostgresWriter: Sendable {
             let batch = pending.nextGroup(limit: maxBatchSize)
             if batch.isEmpty { return }
             let started = ContinuousClock.now
-            var commitError: PostgresError?
-            do {
-                try session.runHere { connection in
-                    try connection.executeScript("BEGIN")
-                    for item in batch {
-                        if let error = item.run(connection) { throw error }
-                        // A write that failed its savepoint's undo (or ended the transaction)
-                        // leaves nothing to commit: a COMMIT would be answered with a ROLLBACK,
-                        // and every write of the group must hear that none was kept.
-                        guard connection.isInHealthyTransaction else { throw Self.groupAborted }
-                    }
-                    try connection.executeScript("COMMIT")
-                }
-            } catch {
-                commitError = error as? PostgresError ?? PostgresError(sqlState: nil, message: String(describing: error))
-                _ = try? session.runHere { connection in
-                    if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
-                }
-            }
+            let commitError = commit(batch)
             for item in batch { item.finish(commitError) }
             onGroup(GroupReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
         }
     }
+
+    /// Runs and commits one group; nil when it committed. A group that a savepoint-free write
+    /// left aborted runs again, carefully (every write in a savepoint); one that lost a
+    /// serialization or deadlock conflict with another instance runs again as it was, a few times.
+    private func commit(_ batch: [WorkItem]) -> PostgresError? {
+        var careful = false
+        var conflicts = 0
+        while true {
+            do {
+                try session.runHere { connection in
+                    try connection.executeScript("BEGIN")
+                    for item in batch {
+                        if let error = item.run(connection, careful) { throw error }
+                        // A write that failed without a savepoint (or failed its savepoint's
+                        // undo, or ended the transaction) leaves nothing to commit: a COMMIT
+                        // would be answered with a ROLLBACK.
+                        guard connection.isInHealthyTransaction else {
+                            if careful { throw Self.groupAborted }
+                            throw RunCarefully()
+                        }
+                    }
+                    try connection.executeScript("COMMIT")
+                }
+                return nil
+            } catch {
+                _ = try? session.runHere { connection in
+                    if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
+                }
+                let failure = error as? PostgresError ?? PostgresError(sqlState: nil, message: String(describing: error))
+                if error is RunCarefully {
+                    careful = true
+                } else if failure.isSerializationFailure && conflicts < 3 {
+                    conflicts += 1
+                } else {
+                    return failure
+                }
+            }
+        }
+    }
+
+    /// A write without a savepoint failed and took the transaction with it.
+    private struct RunCarefully: Error {}
 
     static let groupAborted = PostgresError(
         sqlState: nil, message: "a write left its group's transaction aborted; no write of the group was kept")

@@ -32,6 +32,29 @@ import TestSupport
         #expect(stored == 180)
     }
 
+    /// The same, with writes that run without a savepoint: a failing one aborts its group's
+    /// transaction, and the group runs again with savepoints, so again it alone fails.
+    @Test func aFailingWriteWithoutASavepointHasItsGroupRunAgainCarefully() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let id = index % 10 == 9 ? "w\(index - 1)" : "w\(index)"
+                    return await withCheckedContinuation { continuation in
+                        writer.write({ connection in
+                            try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text(id), .integer(Int64(index))])
+                        }, needsSavepoint: false) { continuation.resume(returning: (try? $0.get()) != nil) }
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 180)
+        let stored = try PostgresConnection(url: database.url).fetchValue("SELECT count(*) FROM t", as: Int.self)
+        #expect(stored == 180)
+    }
+
     @Test func aWriteIsReadableOnceItsCallerHearsOfIt() async throws {
         let (database, writer) = try Self.prepared()
         defer { writer.close() }
