@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl postgresql
-BENCH_PACKAGES := wrk nginx-light curl
+BENCH_PACKAGES := wrk nginx-light curl postgresql
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
 
@@ -77,6 +77,7 @@ bench: release
 	@echo "== rules engine, one core"
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
+	scripts/bench-send-postgres.sh
 	scripts/bench-moderation.sh
 	scripts/bench-restart.sh
 	scripts/bench-backup.sh
