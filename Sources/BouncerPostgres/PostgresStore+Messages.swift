@@ -7,13 +7,33 @@ extension PostgresStore: MessageRepository {
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         let values = MessageSQL.values(message)
+        // A new message that is no reply (nothing to look up first) is inserted with the group's
+        // others in one statement; `work` is for the rest, and for a taken id.
+        let combinable = message.parentID != nil ? nil : (
+            row: CombinedInsert.Row(key: message.id, values: values, children: flags.map { Self.flagRow($0, author: message.userID) }),
+            made: { @Sendable (sequence: Int64) -> SendOutcome in
+                var stored = message
+                stored.sequence = sequence
+                return .created(stored)
+            })
         // A send throws only through the database, whose failure aborts the transaction and has
         // the group run again with savepoints: the usual send skips a savepoint's round trips.
         writer.write({ connection in
             try MessageSQL.send(message, flags: flags, sender: sender, connection) { connection in
                 try connection.fetchOne(Self.insertMessage, values)?.get("sequence", as: Int64.self)
             }
-        }, needsSavepoint: false, completion: completion)
+        }, needsSavepoint: false, combinable: combinable, completion: completion)
+    }
+
+    /// New messages and their flags, inserted a group at a time.
+    static let messagesInsert = CombinedInsert(
+        table: "messages", columns: MessageSQL.insertColumns.split(separator: ",").map { String($0.drop { $0 == " " }) }, returning: "sequence",
+        childTable: "flags", childColumns: ["id", "message_id", "channel_id", "reporter_id", "reason", "details", "custom", "rule_id",
+                                            "created_at", "author_id"])
+
+    private static func flagRow(_ flag: NewFlag, author: String) -> [DatabaseValue] {
+        [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),
+         flag.details.databaseValue, flag.custom.databaseValue, flag.ruleID.databaseValue, .text(flag.createdAt), .text(author)]
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {

@@ -19,7 +19,7 @@ public final class PostgresStore: SQLStore {
         try PostgresMigrator(migrations: migrations).migrate(connection)
         self.url = url
         schemaVersion = migrations.last?.version ?? 0
-        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, onGroup: onGroup)
+        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert, onGroup: onGroup)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)
     }

@@ -16,12 +16,17 @@ public final class PostgresWriter: Sendable {
         /// result until the commit is known; returns an error that must fail or retry the group.
         let run: @Sendable (PostgresConnection, _ inSavepoint: Bool) -> PostgresError?
         let finish: @Sendable (PostgresError?) -> Void
+        /// A new row the group may insert together with its neighbours' (`combinedInsert`),
+        /// and what to keep as the write's result when it did.
+        var row: CombinedInsert.Row?
+        var rowInserted: (@Sendable (Int64) -> Void)?
     }
 
     private let session: PostgresSession
     private let pending = PendingWrites<WorkItem>()
     private let maxBatchSize: Int
     private let onGroup: @Sendable (GroupReport) -> Void
+    private let combinedInsert: CombinedInsert?
 
     /// What one group looked like, for metrics.
     public struct GroupReport: Sendable {
@@ -31,9 +36,10 @@ public final class PostgresWriter: Sendable {
         public var error: PostgresError?
     }
 
-    init(url: String, maxBatchSize: Int, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
+    init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
         session = PostgresSession(url: url, label: "bouncer.postgres.writer")
         self.maxBatchSize = max(1, maxBatchSize)
+        self.combinedInsert = combinedInsert
         self.onGroup = onGroup
     }
 
@@ -49,10 +55,16 @@ public final class PostgresWriter: Sendable {
     /// `needsSavepoint: false` is for a write that fails only through the database (never
     /// throws after changing something): it runs without a savepoint's two round trips, and
     /// should it fail, the group is rolled back and run again with every write in a savepoint.
+    ///
+    /// `combinable`: the write is a new row of the writer's `combinedInsert` table (and its child
+    /// rows), which a group inserts with its neighbours' in one statement, keeping
+    /// `made(returned value)` as the result; `work` runs only when the row's key was taken, or
+    /// when the group must run carefully.
     public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T, needsSavepoint: Bool = true,
+                                   combinable: (row: CombinedInsert.Row, made: @Sendable (Int64) -> T)? = nil,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let result = Locked<Result<T, any Error>?>(nil)
-        let item = WorkItem(
+        var item = WorkItem(
             run: { connection, careful in
                 let outcome = Result { careful || needsSavepoint ? try Self.inSavepoint(connection, work) : try work(connection) }
                 result.withLock { $0 = outcome }
@@ -67,6 +79,10 @@ public final class PostgresWriter: Sendable {
                     completion(result.withLock { $0 } ?? .failure(PostgresError(sqlState: nil, message: "the store is closed")))
                 }
             })
+        if let combinable, combinedInsert != nil {
+            item.row = combinable.row
+            item.rowInserted = { value in result.withLock { $0 = .success(combinable.made(value)) } }
+        }
         let accepted = pending.add(item) { session.queue.async { self.drain() } }
         if !accepted { completion(.failure(PostgresError(sqlState: nil, message: "the store is closed"))) }
     }
@@ -104,7 +120,7 @@ public final class PostgresWriter: Sendable {
             do {
                 try session.runHere { connection in
                     try connection.executeScript("BEGIN")
-                    for item in batch {
+                    func runAlone(_ item: WorkItem) throws {
                         if let error = item.run(connection, careful) { throw error }
                         // A write that failed without a savepoint (or failed its savepoint's
                         // undo, or ended the transaction) leaves nothing to commit: a COMMIT
@@ -113,6 +129,33 @@ public final class PostgresWriter: Sendable {
                             if careful { throw Self.groupAborted }
                             throw RunCarefully()
                         }
+                    }
+                    var index = 0
+                    while index < batch.count {
+                        guard !careful, let combinedInsert, batch[index].row != nil else {
+                            try runAlone(batch[index])
+                            index += 1
+                            continue
+                        }
+                        let end = batch[index...].firstIndex { $0.row == nil } ?? batch.count
+                        let run = batch[index..<end]
+                        let inserted: [String: Int64]
+                        do {
+                            inserted = try combinedInsert.insert(run.compactMap(\.row), connection)
+                        } catch let error as PostgresError where !error.isUnavailable && !error.isSerializationFailure {
+                            throw RunCarefully()
+                        }
+                        // A key given twice in the group was inserted for its first write; the
+                        // others go their own way (a retry of it, or a conflict).
+                        var claimed = Set<String>()
+                        for item in run {
+                            if let key = item.row?.key, let value = inserted[key], claimed.insert(key).inserted {
+                                item.rowInserted?(value)
+                            } else {
+                                try runAlone(item)
+                            }
+                        }
+                        index = end
                     }
                     try connection.executeScript("COMMIT")
                 }

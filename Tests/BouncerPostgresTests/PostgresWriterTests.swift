@@ -55,6 +55,49 @@ import TestSupport
         #expect(stored == 180)
     }
 
+    /// Combinable writes: their rows go in one statement a group. A key given twice is inserted
+    /// once, the other write running its own way; a row the table refuses has the group run
+    /// carefully, where that write alone fails.
+    @Test func combinableRowsAreInsertedTogetherAndAFailureFallsBackToEachWrite() async throws {
+        let database = try PostgresTestDatabase()
+        try PostgresConnection(url: database.url).executeScript("""
+            CREATE TABLE c (id TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n >= 0), sequence BIGINT GENERATED ALWAYS AS IDENTITY);
+            CREATE TABLE cc (parent TEXT NOT NULL, note TEXT NOT NULL)
+            """)
+        let writer = PostgresWriter(url: database.url, maxBatchSize: 64, combinedInsert: CombinedInsert(
+            table: "c", columns: ["id", "n"], returning: "sequence", childTable: "cc", childColumns: ["parent", "note"]))
+        defer { writer.close() }
+        let results = await withTaskGroup(of: String.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    // Every tenth reuses the key before it; one is refused by the CHECK.
+                    let id = index % 10 == 9 ? "k\(index - 1)" : "k\(index)"
+                    let n: Int64 = index == 150 ? -1 : Int64(index)
+                    let row = CombinedInsert.Row(key: id, values: [.text(id), .integer(n)], children: [[.text(id), .text("child of \(index)")]])
+                    return await withCheckedContinuation { continuation in
+                        writer.write({ connection -> String in
+                            let inserted = try connection.fetchOne(
+                                "INSERT INTO c (id, n) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING sequence", [.text(id), .integer(n)])
+                            guard inserted != nil else { return "taken" }
+                            try connection.execute("INSERT INTO cc (parent, note) VALUES (?, ?)", [.text(id), .text("child of \(index)")])
+                            return "alone"
+                        }, needsSavepoint: false, combinable: (row: row, made: { _ in "together" })) { result in
+                            continuation.resume(returning: (try? result.get()) ?? "failed")
+                        }
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        let counts = Dictionary(grouping: results) { $0 }.mapValues(\.count)
+        #expect(counts["failed"] == 1, "the refused row's write alone fails: \(counts)")
+        #expect(counts["taken"] == 30, "\(counts)")
+        #expect((counts["together"] ?? 0) > 100, "most rows went in together: \(counts)")
+        let connection = try PostgresConnection(url: database.url)
+        #expect(try connection.fetchValue("SELECT count(*) FROM c", as: Int.self) == 269)
+        #expect(try connection.fetchValue("SELECT count(*) FROM cc", as: Int.self) == 269, "each inserted row's child, and no other")
+    }
+
     @Test func aWriteIsReadableOnceItsCallerHearsOfIt() async throws {
         let (database, writer) = try Self.prepared()
         defer { writer.close() }
