@@ -5,11 +5,21 @@ import TestSupport
 
 /// The send path end to end: rules, bounces, Send Anyway, edits, deletes, visibility.
 @Suite struct MessagesTests {
+    /// The service under test, called through `call`. With `BOUNCER_TEST_INSTANCES=N` (on
+    /// PostgreSQL) it is N instances on one database, called in turn (round robin, as a load
+    /// balancer would), and each change is followed by a wait until every instance has it in
+    /// force (at most a second; longer fails the test).
     final class Harness: @unchecked Sendable {
         let directory: TemporaryDirectory
+        /// The first instance (the one tests that reach the process itself use).
         let service: ServiceProcess
+        let cluster: ServiceCluster?
         let client: RawHTTPClient
+        private let clients: [RawHTTPClient]
+        private var next = 0
         var tokens: [String: String] = [:]
+
+        static var instanceCount: Int { Int(ProcessInfo.processInfo.environment["BOUNCER_TEST_INSTANCES"] ?? "") ?? 1 }
 
         init(arguments: [String] = []) throws {
             directory = try TemporaryDirectory()
@@ -18,8 +28,24 @@ import TestSupport
                 tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments)
-            client = try service.client()
+            let serveArguments = ["--send-rate-per-user", "0"] + arguments
+            if Self.instanceCount > 1 {
+                let cluster = try ServiceCluster(count: Self.instanceCount, dataDirectory: data, arguments: serveArguments)
+                self.cluster = cluster
+                service = cluster.instances[0]
+                clients = try cluster.instances.map { try $0.client() }
+            } else {
+                cluster = nil
+                service = try ServiceProcess(arguments: ["--data-dir", data] + serveArguments)
+                clients = [try service.client()]
+            }
+            client = clients[0]
+        }
+
+        /// The client of the next instance in turn.
+        private func nextClient() -> RawHTTPClient {
+            defer { next = (next + 1) % clients.count }
+            return clients[next]
         }
 
         /// Mints tokens for more users, as `bouncer token` does.
@@ -34,7 +60,9 @@ import TestSupport
             var headers = ["Authorization": "Bearer \(tokens[user]!)"]
             if body != nil { headers["Content-Type"] = "application/json" }
             if let language { headers["Accept-Language"] = language }
-            return try client.request(method, path, headers: headers, body: body)
+            let response = try nextClient().request(method, path, headers: headers, body: body)
+            if let cluster, !["GET", "HEAD"].contains(method) { try cluster.level() }
+            return response
         }
 
         func rule(_ pattern: String, _ action: String) throws {
