@@ -19,7 +19,7 @@ help:
 	@echo "make bench         GET /healthz against nginx, the rules engine against a naive matcher, the send path"
 	@echo "                   against a one-transaction-per-message loop, the moderators' queries on a large store,"
 	@echo "                   a restart with 100,000 rules, and the evasion corpus beside two peer filters"
-	@echo "make docker-smoke  build the container image and smoke-test it (needs a Docker engine)"
+	@echo "make docker-smoke  build the container image and smoke-test it, alone and as the compose file's cluster profile (needs a Docker engine)"
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
@@ -147,6 +147,7 @@ sanitize-short-steps:
 
 docker-smoke:
 	bash docker/smoke-test.sh
+	bash docker/smoke-test-cluster.sh
 
 clean:
 	rm -rf .build

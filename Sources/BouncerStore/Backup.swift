@@ -7,6 +7,11 @@ public enum Backup {
     public struct Result: Sendable {
         public var path: String
         public var bytes: Int
+
+        public init(path: String, bytes: Int) {
+            self.path = path
+            self.bytes = bytes
+        }
     }
 
     public enum Failure: Error, CustomStringConvertible {

@@ -44,6 +44,10 @@ public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository,
     func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)?
     /// Send-rate buckets every instance counts in; nil when the store is one instance's.
     var sharedSendRates: (any SharedSendRates)? { get }
+    /// Writes a consistent copy of the store to `destination` (which must not exist): a file
+    /// whose name ends with `backupExtension`.
+    func backup(to destination: String) throws -> Backup.Result
+    var backupExtension: String { get }
     /// Finishes the queued writes and closes every connection.
     func close()
 }
@@ -59,4 +63,7 @@ extension SQLiteStore: ServiceStore {
     /// A SQLite file is one instance's.
     public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? { nil }
     public var sharedSendRates: (any SharedSendRates)? { nil }
+
+    public func backup(to destination: String) throws -> Backup.Result { try Backup.copy(storeAt: path, to: destination) }
+    public var backupExtension: String { "sqlite3" }
 }

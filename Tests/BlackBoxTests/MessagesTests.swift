@@ -15,7 +15,7 @@ import TestSupport
         let service: ServiceProcess
         let cluster: ServiceCluster?
         let client: RawHTTPClient
-        private let clients: [RawHTTPClient]
+        private var clients: [RawHTTPClient]
         private var next = 0
         var tokens: [String: String] = [:]
 
@@ -42,10 +42,18 @@ import TestSupport
             client = clients[0]
         }
 
-        /// The client of the next instance in turn.
-        private func nextClient() -> RawHTTPClient {
-            defer { next = (next + 1) % clients.count }
-            return clients[next]
+        /// Sends through the next instance in turn. A read the server closed the kept-alive
+        /// connection under (its idle timeout passed while the test did other things) is sent
+        /// again on a new connection, as HTTP clients do for idempotent requests.
+        private func nextRequest(_ method: String, _ path: String, headers: [String: String], body: String?) throws -> RawResponse {
+            let index = next
+            next = (next + 1) % clients.count
+            do {
+                return try clients[index].request(method, path, headers: headers, body: body)
+            } catch RawHTTPError.closedBeforeResponse(0) where ["GET", "HEAD"].contains(method) {
+                clients[index] = try (cluster?.instances[index] ?? service).client()
+                return try clients[index].request(method, path, headers: headers, body: body)
+            }
         }
 
         /// Mints tokens for more users, as `bouncer token` does.
@@ -60,7 +68,7 @@ import TestSupport
             var headers = ["Authorization": "Bearer \(tokens[user]!)"]
             if body != nil { headers["Content-Type"] = "application/json" }
             if let language { headers["Accept-Language"] = language }
-            let response = try nextClient().request(method, path, headers: headers, body: body)
+            let response = try nextRequest(method, path, headers: headers, body: body)
             if let cluster, !["GET", "HEAD"].contains(method) { try cluster.level() }
             return response
         }

@@ -37,14 +37,17 @@ public final class PostgresTestDatabase: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         process.arguments = ["--no-psqlrc", "--quiet", "--tuples-only", "--no-align", "--set", "ON_ERROR_STOP=1", "--dbname", url,
                              "--command", sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw Unavailable(description: "psql failed: \(output)") }
+        let (status, output) = try process.runCapturingOutput()
+        guard status == 0 else { throw Unavailable(description: "psql failed: \(output)") }
         return output
+    }
+
+    /// `pg_restore` of a dump into the (empty) database at `url`.
+    public static func restore(_ dump: String, into url: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pg_restore")
+        process.arguments = ["--no-owner", "--exit-on-error", "--dbname", url, dump]
+        let (status, output) = try process.runCapturingOutput()
+        guard status == 0 else { throw Unavailable(description: "pg_restore failed: \(output)") }
     }
 }

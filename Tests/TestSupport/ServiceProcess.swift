@@ -60,19 +60,13 @@ public final class ServiceProcess: @unchecked Sendable {
     public static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
-        // `serve` and `migrate` work on the store the services of the same data directory use.
-        let onStore = ["serve", "migrate"].contains(arguments.first ?? "")
+        // `serve`, `migrate` and `backup` work on the store the services of the same data directory use.
+        let onStore = ["serve", "migrate", "backup"].contains(arguments.first ?? "")
             ? try TestStore.databaseArguments(arguments, directory: directory).arguments : []
         process.arguments = arguments + onStore
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try process.runCapturingOutput()
     }
 
     /// Starts `bouncer serve` and waits until it logs that it listens.

@@ -93,7 +93,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let bans = try await BanList(repository: store)
     let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
-                            sendLimiter: sendLimiter, availability: availability)
+                            sendLimiter: sendLimiter, availability: availability,
+                            backupDirectory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("backups").path)
     let events = ServerEvents(
         requestCompleted: { entry in
             metrics.requestCompleted(route: entry.route ?? "unmatched", method: entry.method, status: entry.status,
@@ -162,7 +163,7 @@ private func describe(_ source: SigningSecret.Source) -> String {
 /// Every route of the service, with who may call it.
 func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
                 metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter,
-                availability: StoreAvailability? = nil) -> Routes {
+                availability: StoreAvailability? = nil, backupDirectory: String = "data/backups") -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
     OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
@@ -172,7 +173,7 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
     MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
         .register(in: &routes)
-    ModeratorRoutes(repository: store, bans: bans, audit: audit).register(in: &routes)
+    ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     return routes
 }

@@ -10,6 +10,8 @@ struct ModeratorRoutes: Sendable {
     let repository: any ModerationRepository
     let bans: BanList
     let audit: Audit
+    /// Where `POST /v1/admin/backup` writes (`<data-dir>/backups`).
+    let backupDirectory: String
 
     static let maxBanSeconds = 10 * 366 * 24 * 3600
 
@@ -97,8 +99,9 @@ struct ModeratorRoutes: Sendable {
             }
             return try Response.encoded(ListResponse(name: "bans", items: page.items.map(BanJSON.init), nextCursor: page.nextCursor(\.userID)))
         }
+        let backups = self.backupDirectory
         routes.add("POST", "/v1/admin/backup", .admin) { _, identity in
-            try await Self.backup(identity, repository: repository, audit: audit)
+            try await Self.backup(identity, repository: repository, into: backups, audit: audit)
         }
         routes.add("GET", "/v1/audit", .moderator) { request, _ in
             let limit = try Pagination.limit(request)
@@ -114,18 +117,19 @@ struct ModeratorRoutes: Sendable {
         }
     }
 
-    /// A backup into `<data-dir>/backups/`, named by its time: the API never takes a path, so a
-    /// request cannot write anywhere else on the server.
-    static func backup(_ identity: Identity, repository: any ModerationRepository, audit: Audit) async throws -> Response {
-        guard let store = repository as? SQLiteStore else {
+    /// A backup into `<data-dir>/backups/` (SQLite's copy, or PostgreSQL's `pg_dump`), named by
+    /// its time: the API never takes a path, so a request cannot write anywhere else on the server.
+    static func backup(_ identity: Identity, repository: any ModerationRepository, into directory: String,
+                       audit: Audit) async throws -> Response {
+        guard let store = repository as? any ServiceStore else {
             throw HTTPError(.notImplemented, code: "not_supported", detail: "This store cannot make backups.")
         }
-        let name = "bouncer-" + Timestamp.now().replacingOccurrences(of: ":", with: "-") + ".sqlite3"
-        let path = URL(fileURLWithPath: store.path).deletingLastPathComponent().appendingPathComponent("backups/\(name)").path
+        let name = "bouncer-" + Timestamp.now().replacingOccurrences(of: ":", with: "-") + "." + store.backupExtension
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
         let result = try await withCheckedThrowingContinuation { continuation in
             // Minutes for a large store: off the threads that serve requests.
             DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Swift.Result { try Backup.copy(storeAt: store.path, to: path) })
+                continuation.resume(with: Swift.Result { try store.backup(to: path) })
             }
         }
         try await audit.record(identity, "store.backup", "store", name, details: ["bytes": String(result.bytes)])
