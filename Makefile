@@ -43,9 +43,10 @@ run: release
 # as StorageFaultTests, so the two must not run at once.)
 # The PostgreSQL store's tests run against a throwaway cluster started for the run and stopped
 # after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
-# The black-box suites whose calls go through MessagesTests.Harness, which can spread them over
-# three instances on one database in turn (per-process counters, as MetricsTests reads, cannot).
-ROUND_ROBIN_SUITES := BlackBoxTests.MessagesTests|BlackBoxTests.FlagsTests|BlackBoxTests.ModeratorsTests
+# The black-box suites of the API, run a third time with each service three instances on one
+# PostgreSQL database, called in turn (the others are about one process: its start, signals,
+# descriptors, counters, log, commands, or a cluster of their own).
+ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests)
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

@@ -5,21 +5,13 @@ import TestSupport
 
 /// The send path end to end: rules, bounces, Send Anyway, edits, deletes, visibility.
 @Suite struct MessagesTests {
-    /// The service under test, called through `call`. With `BOUNCER_TEST_INSTANCES=N` (on
-    /// PostgreSQL) it is N instances on one database, called in turn (round robin, as a load
-    /// balancer would), and each change is followed by a wait until every instance has it in
-    /// force (at most a second; longer fails the test).
+    /// The service under test, called through `call` (in turn on each of its instances when
+    /// the tests run several: see `ServiceProcess.client()`).
     final class Harness: @unchecked Sendable {
         let directory: TemporaryDirectory
-        /// The first instance (the one tests that reach the process itself use).
         let service: ServiceProcess
-        let cluster: ServiceCluster?
-        let client: RawHTTPClient
-        private var clients: [RawHTTPClient]
-        private var next = 0
+        private(set) var client: RawHTTPClient
         var tokens: [String: String] = [:]
-
-        static var instanceCount: Int { Int(ProcessInfo.processInfo.environment["BOUNCER_TEST_INSTANCES"] ?? "") ?? 1 }
 
         init(arguments: [String] = []) throws {
             directory = try TemporaryDirectory()
@@ -28,32 +20,8 @@ import TestSupport
                 tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let serveArguments = ["--send-rate-per-user", "0"] + arguments
-            if Self.instanceCount > 1 {
-                let cluster = try ServiceCluster(count: Self.instanceCount, dataDirectory: data, arguments: serveArguments)
-                self.cluster = cluster
-                service = cluster.instances[0]
-                clients = try cluster.instances.map { try $0.client() }
-            } else {
-                cluster = nil
-                service = try ServiceProcess(arguments: ["--data-dir", data] + serveArguments)
-                clients = [try service.client()]
-            }
-            client = clients[0]
-        }
-
-        /// Sends through the next instance in turn. A read the server closed the kept-alive
-        /// connection under (its idle timeout passed while the test did other things) is sent
-        /// again on a new connection, as HTTP clients do for idempotent requests.
-        private func nextRequest(_ method: String, _ path: String, headers: [String: String], body: String?) throws -> RawResponse {
-            let index = next
-            next = (next + 1) % clients.count
-            do {
-                return try clients[index].request(method, path, headers: headers, body: body)
-            } catch RawHTTPError.closedBeforeResponse(0) where ["GET", "HEAD"].contains(method) {
-                clients[index] = try (cluster?.instances[index] ?? service).client()
-                return try clients[index].request(method, path, headers: headers, body: body)
-            }
+            service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments)
+            client = try service.client()
         }
 
         /// Mints tokens for more users, as `bouncer token` does.
@@ -68,9 +36,14 @@ import TestSupport
             var headers = ["Authorization": "Bearer \(tokens[user]!)"]
             if body != nil { headers["Content-Type"] = "application/json" }
             if let language { headers["Accept-Language"] = language }
-            let response = try nextRequest(method, path, headers: headers, body: body)
-            if let cluster, !["GET", "HEAD"].contains(method) { try cluster.level() }
-            return response
+            do {
+                return try client.request(method, path, headers: headers, body: body)
+            } catch RawHTTPError.closedBeforeResponse(0) where ["GET", "HEAD"].contains(method) {
+                // The server closed the kept-alive connection (its idle timeout passed while the
+                // test did other things): a read is sent again on a new one, as HTTP clients do.
+                client = try service.client()
+                return try client.request(method, path, headers: headers, body: body)
+            }
         }
 
         func rule(_ pattern: String, _ action: String) throws {

@@ -65,6 +65,17 @@ public final class RawHTTPClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     /// The peer closed (FIN) or reset the connection.
     public private(set) var peerClosed = false
+    /// For a client of several instances (`rotatingOver`): their connections after this one's
+    /// own, the turn of the next `request`, and what follows each change.
+    private var rotation: (others: [RawHTTPClient], next: Int, afterChange: () throws -> Void)?
+
+    /// A client that sends each `request` to the next of `ports` in turn (round robin, as a load
+    /// balancer would), calling `afterChange` after each request that is not a GET or HEAD. Raw
+    /// bytes (`send`, `readResponse`) go to the first port's connection.
+    public convenience init(rotatingOver ports: [Int], afterChange: @escaping () throws -> Void) throws {
+        try self.init(port: ports[0])
+        rotation = (try ports.dropFirst().map { try RawHTTPClient(port: $0) }, 0, afterChange)
+    }
 
     /// Connects, blocking until the connection is made.
     public convenience init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
@@ -100,6 +111,7 @@ public final class RawHTTPClient: @unchecked Sendable {
     deinit { close() }
 
     public func close() {
+        for other in rotation?.others ?? [] { other.close() }
         if fd >= 0 {
             Glibc.close(fd)
             fd = -1
@@ -134,6 +146,18 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// Sends a request and reads its response.
     public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
                         timeout: Duration = .seconds(5)) throws -> RawResponse {
+        guard let turn = rotation?.next, let others = rotation?.others else {
+            return try requestHere(method, path, headers: headers, body: body, timeout: timeout)
+        }
+        rotation?.next = (turn + 1) % (others.count + 1)
+        let client = turn == 0 ? self : others[turn - 1]
+        let response = try client.requestHere(method, path, headers: headers, body: body, timeout: timeout)
+        if !["GET", "HEAD"].contains(method) { try rotation?.afterChange() }
+        return response
+    }
+
+    private func requestHere(_ method: String, _ path: String, headers: [String: String], body: String?,
+                             timeout: Duration) throws -> RawResponse {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }

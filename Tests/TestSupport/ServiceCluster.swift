@@ -10,7 +10,7 @@ public final class ServiceCluster: @unchecked Sendable {
     public init(count: Int, dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         var started: [ServiceProcess] = []
         for _ in 0..<count {
-            started.append(try ServiceProcess(arguments: ["--data-dir", dataDirectory] + arguments, environment: environment))
+            started.append(try ServiceProcess(arguments: ["--data-dir", dataDirectory] + arguments, environment: environment, instances: 1))
         }
         instances = started
     }
@@ -31,11 +31,15 @@ public final class ServiceCluster: @unchecked Sendable {
     /// Waits until every instance has the same versions in force (what one instance changed is
     /// in force on all), and returns how long that took; throws after `timeout`.
     @discardableResult
-    public func level(timeout: Duration = .seconds(1)) throws -> Duration {
+    public func level(timeout: Duration = .seconds(1)) throws -> Duration { try Self.level(instances, timeout: timeout) }
+
+    /// As `level`, for any instances on one database.
+    @discardableResult
+    public static func level(_ instances: [ServiceProcess], timeout: Duration = .seconds(1)) throws -> Duration {
         let started = ContinuousClock.now
         let deadline = started + TestTiming.scaled(timeout)
         while true {
-            let all = try instances.map(Self.versions)
+            let all = try instances.map(versions)
             if all.allSatisfy({ $0 == all[0] }) { return ContinuousClock.now - started }
             guard ContinuousClock.now < deadline else {
                 throw ServiceStartError(description: "the instances did not agree within \(timeout): \(all)")

@@ -69,10 +69,21 @@ public final class ServiceProcess: @unchecked Sendable {
         return try process.runCapturingOutput()
     }
 
-    /// Starts `bouncer serve` and waits until it logs that it listens.
+    /// How many instances a service of the black-box tests is: 1, or with `BOUNCER_TEST_INSTANCES=N`
+    /// on PostgreSQL, N on one database.
+    public static var defaultInstances: Int {
+        TestStore.isPostgres ? max(1, Int(ProcessInfo.processInfo.environment["BOUNCER_TEST_INSTANCES"] ?? "") ?? 1) : 1
+    }
+
+    /// The other instances of this service, on the same data directory and database; `client()`
+    /// sends each request to the next instance in turn.
+    public private(set) var siblings: [ServiceProcess] = []
+
+    /// Starts `bouncer serve` and waits until it logs that it listens; with `instances` more than
+    /// one, as many on the same data directory (so the same database), one after another.
     /// With `openFileLimit`, the binary runs under `prlimit` with that many descriptors at most.
     public init(arguments: [String] = [], environment: [String: String] = [:], directory: URL? = nil,
-                openFileLimit: Int? = nil, startTimeout: Duration = .seconds(20)) throws {
+                openFileLimit: Int? = nil, startTimeout: Duration = .seconds(20), instances: Int = ServiceProcess.defaultInstances) throws {
         let (databaseArguments, database) = try TestStore.databaseArguments(arguments, directory: directory)
         self.database = database
         let serve = ["serve", "--port", "0"] + arguments + databaseArguments
@@ -90,6 +101,7 @@ public final class ServiceProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        Self.running.withLock { _ = $0.insert(process.processIdentifier) }
         try output.close()
         let deadline = ContinuousClock.now + TestTiming.scaled(startTimeout)
         while ContinuousClock.now < deadline {
@@ -97,16 +109,31 @@ public final class ServiceProcess: @unchecked Sendable {
                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                let port = object["port"] as? Int {
                 self.port = port
-                return
+                break
             }
             if !process.isRunning { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        if process.isRunning { process.terminate() }
-        throw ServiceStartError(description: "bouncer did not start; output:\n\(text)")
+        guard port != 0 else {
+            if process.isRunning { process.terminate() }
+            throw ServiceStartError(description: "bouncer did not start; output:\n\(text)")
+        }
+        siblings = try (1..<max(1, instances)).map { _ in
+            try ServiceProcess(arguments: arguments, environment: environment, directory: directory, startTimeout: startTimeout, instances: 1)
+        }
     }
 
+    /// Services started and not yet released: killed when the test process exits, should one
+    /// still be held then (a service must not outlive the tests that started it).
+    private static let running: Locked<Set<pid_t>> = {
+        atexit {
+            for pid in ServiceProcess.running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        return Locked([])
+    }()
+
     deinit {
+        Self.running.withLock { _ = $0.remove(process.processIdentifier) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -117,7 +144,13 @@ public final class ServiceProcess: @unchecked Sendable {
     public var text: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
-    public func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
+    /// A client of this service: of its one instance, or of each instance in turn, waiting after
+    /// each change until every instance has it in force (at most a second).
+    public func client() throws -> RawHTTPClient {
+        guard !siblings.isEmpty else { return try RawHTTPClient(port: port) }
+        let instances = [self] + siblings
+        return try RawHTTPClient(rotatingOver: instances.map(\.port)) { try ServiceCluster.level(instances) }
+    }
 
     /// Waits until the output contains `needle` (output is read as it comes, so a line written
     /// just before exit may still be on its way).
