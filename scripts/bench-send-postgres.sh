@@ -62,6 +62,13 @@ run() {  # run NAME INSTANCES
   local rate p99
   rate=$(cat "$work/$name"/wrk-*.txt | awk '/^send:/ {sum += $2} END {print sum}')
   p99=$(cat "$work/$name"/wrk-*.txt | awk '/^send:/ {for (i = 1; i <= NF; i++) if ($i == "p99") {v = $(i + 1) + 0; if (v > max) max = v}} END {print max}')
+  # The commit groups of the first instance: how many writes each carried, how long each took,
+  # and how many took longer than 100 ms.
+  curl -fsS "http://127.0.0.1:$((base + 1))/metrics" | awk '
+    /^bouncer_store_commit_batch_size_sum/ { sum = $2 } /^bouncer_store_commit_batch_size_count/ { count = $2 }
+    /^bouncer_store_commit_duration_seconds_sum/ { seconds = $2 }
+    /^bouncer_store_commit_duration_seconds_bucket\{le="0.1"\}/ { fast = $2 }
+    END { if (count > 0) printf "  instance 1: %d commits, mean %.1f writes and %.2f ms each, %d over 100 ms\n", count, sum / count, seconds / count * 1000, count - fast }'
   local loop
   loop=$(plain_loop "$name")
   echo "$name: $count instance(s) $rate messages/s, p99 ${p99} ms (worst instance); plain loop $loop inserts/s;" \

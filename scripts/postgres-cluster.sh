@@ -33,7 +33,8 @@ case ${1:-} in
     as_owner "$bin/initdb" --pgdata "$dir/data" --username bouncer --auth trust --encoding UTF8 --locale C.UTF-8 >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; echo "postgres-cluster: initdb failed" >&2; exit 1; }
     # Durable as in production (fsync stays on): the store's behaviour under commit is what is tested.
-    echo "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=1000" >"$dir/options"
+    # POSTGRES_OPTIONS adds server settings (`-c name=value ...`).
+    echo "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=1000 ${POSTGRES_OPTIONS:-}" >"$dir/options"
     as_owner "$bin/pg_ctl" --pgdata "$dir/data" --log "$dir/server.log" --wait --timeout 60 -o "$(cat "$dir/options")" start >/dev/null ||
       { tail -20 "$dir/server.log" >&2; echo "postgres-cluster: the server did not start" >&2; exit 1; }
     echo "$dir"
