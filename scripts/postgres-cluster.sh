@@ -12,6 +12,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Descriptors inherited from whoever runs this are closed first (bash's own script descriptor,
+# 255, aside), so the server started here does not hold them open once the script is done: a
+# parent that learns of the script's end by such a descriptor closing (Foundation's Process does)
+# would otherwise never learn of it.
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
 server_bin() {
   local dir
   dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)

@@ -12,22 +12,10 @@ struct DatabaseOutageTests {
         .appendingPathComponent("scripts/postgres-cluster.sh").path
 
     static func cluster(_ arguments: [String]) throws -> [String] {
-        // Output to a file, not a pipe: the server the script starts outlives it.
+        // Not through Foundation's Process: the server the script starts outlives it.
         let directory = try TemporaryDirectory()
         let outputPath = directory.path("output")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Reaped here: Foundation's own wait never saw this script end (its server lives on).
-        var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) < 0 && errno == EINTR {}
+        let status = try runToEnd("/bin/bash", [script] + arguments, outputPath: outputPath)
         let text = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
         guard status == 0 else {
             throw PostgresTestDatabase.Unavailable(description: "postgres-cluster.sh \(arguments) failed: \(text)")
@@ -57,11 +45,14 @@ struct DatabaseOutageTests {
         let outcomes = Outcomes()
         let running = LockedFlag()
 
-        @Sendable func send(_ id: String) {
+        // Each worker keeps its connection (a new one only after a failure): thousands of
+        // connections a second, each left in TIME_WAIT, would crowd the host's ports for every
+        // other test.
+        @Sendable func send(_ id: String, on connection: inout RawHTTPClient?) {
             let began = ContinuousClock.now
             do {
-                let client = try service.client()
-                defer { client.close() }
+                let client = try connection ?? service.client()
+                connection = client
                 let response = try client.request("POST", "/v1/channels/messaging:load/messages",
                                                   headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
                                                   body: #"{"id":"\#(id)","text":"load \#(id)"}"#, timeout: .seconds(10))
@@ -69,8 +60,12 @@ struct DatabaseOutageTests {
                     outcomes.acknowledge(id)
                 } else {
                     outcomes.refuse(response.status, response.json?["code"] as? String, (ContinuousClock.now - began) / .seconds(1))
+                    // A refused client waits a moment before trying again, as a real one would.
+                    Thread.sleep(forTimeInterval: 0.005)
                 }
             } catch {
+                connection = nil
+                Thread.sleep(forTimeInterval: 0.005)
                 outcomes.refuse(0, String(describing: error), (ContinuousClock.now - began) / .seconds(1))
             }
         }
@@ -82,8 +77,9 @@ struct DatabaseOutageTests {
 
         let workers = BlockingWorkers(count: 4) { worker in
             var index = 0
+            var connection: RawHTTPClient?
             while running.value {
-                send("w\(worker)-\(index)")
+                send("w\(worker)-\(index)", on: &connection)
                 index += 1
             }
         }

@@ -134,10 +134,16 @@ struct SharedDatabaseTests {
         let c = try Cluster(count: 2)
         let acknowledged = LockedIDs()
         let victim = c[0]
+        let token = c.tokens["alice"]!
         let workers = BlockingWorkers(count: 4) { worker in
+            // One kept-alive connection a worker, to the instance that is killed.
+            guard let client = try? victim.client() else { return }
             for index in 0..<400 {
                 let id = "w\(worker)-\(index)"
-                guard let response = try? c.send(0, "load \(id)", id: id) else { return }
+                guard let response = try? client.request(
+                    "POST", "/v1/channels/messaging:general/messages",
+                    headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                    body: #"{"id":"\#(id)","text":"load \#(id)"}"#) else { return }
                 if response.status == 201 { acknowledged.add(id) }
             }
         }

@@ -12,3 +12,25 @@ extension Process {
         return (terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+/// Runs `executable` with `arguments` to its end without Foundation's `Process`, its output and
+/// errors into the file at `outputPath`; returns its exit status. For a program that leaves a
+/// daemon behind (a database server): `Process` learns that its child ended when a descriptor the
+/// child inherited closes, which the daemon may keep open, and while it waits on that child it
+/// cannot follow the others.
+public func runToEnd(_ executable: String, _ arguments: [String], outputPath: String) throws -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
