@@ -67,12 +67,13 @@ public final class RawHTTPClient: @unchecked Sendable {
     public private(set) var peerClosed = false
     /// For a client of several instances (`rotatingOver`): their connections after this one's
     /// own, the turn of the next `request`, and what follows each change.
-    private var rotation: (others: [RawHTTPClient], next: Int, afterChange: () throws -> Void)?
+    private var rotation: (others: [RawHTTPClient], next: Int, afterChange: (Duration) throws -> Void)?
 
     /// A client that sends each `request` to the next of `ports` in turn (round robin, as a load
-    /// balancer would), calling `afterChange` after each request that is not a GET or HEAD. Raw
+    /// balancer would), calling `afterChange` with the time each request that is not a GET or
+    /// HEAD took, after it. Raw
     /// bytes (`send`, `readResponse`) go to the first port's connection.
-    public convenience init(rotatingOver ports: [Int], afterChange: @escaping () throws -> Void) throws {
+    public convenience init(rotatingOver ports: [Int], afterChange: @escaping (Duration) throws -> Void) throws {
         try self.init(port: ports[0])
         rotation = (try ports.dropFirst().map { try RawHTTPClient(port: $0) }, 0, afterChange)
     }
@@ -151,8 +152,9 @@ public final class RawHTTPClient: @unchecked Sendable {
         }
         rotation?.next = (turn + 1) % (others.count + 1)
         let client = turn == 0 ? self : others[turn - 1]
+        let started = ContinuousClock.now
         let response = try client.requestHere(method, path, headers: headers, body: body, timeout: timeout)
-        if !["GET", "HEAD"].contains(method) { try rotation?.afterChange() }
+        if !["GET", "HEAD"].contains(method) { try rotation?.afterChange(ContinuousClock.now - started) }
         return response
     }
 

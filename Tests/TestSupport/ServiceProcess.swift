@@ -145,11 +145,15 @@ public final class ServiceProcess: @unchecked Sendable {
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
     /// A client of this service: of its one instance, or of each instance in turn, waiting after
-    /// each change until every instance has it in force (at most a second).
+    /// each change until every instance has it in force.
     public func client() throws -> RawHTTPClient {
         guard !siblings.isEmpty else { return try RawHTTPClient(port: port) }
         let instances = [self] + siblings
-        return try RawHTTPClient(rotatingOver: instances.map(\.port)) { try ServiceCluster.level(instances) }
+        // Within a second of the answer, or, for a change that took long to put in force where it
+        // was made (a large import compiles for seconds), within that time again.
+        return try RawHTTPClient(rotatingOver: instances.map(\.port)) { took in
+            try ServiceCluster.level(instances, timeout: max(.seconds(1), took * 2))
+        }
     }
 
     /// Waits until the output contains `needle` (output is read as it comes, so a line written
