@@ -12,29 +12,11 @@ import TestSupport
         return (database, PostgresWriter(url: database.url, maxBatchSize: 64))
     }
 
-    @Test func concurrentWritesAreAllCommittedAndAFailedOneUndoesOnlyItself() async throws {
-        let (database, writer) = try Self.prepared()
-        defer { writer.close() }
-        let results = await withTaskGroup(of: Bool.self) { group in
-            for index in 0..<200 {
-                group.addTask {
-                    // Every tenth write collides with the one before it and must fail alone.
-                    let id = index % 10 == 9 ? "w\(index - 1)" : "w\(index)"
-                    return (try? await writer.write { connection in
-                        try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text(id), .integer(Int64(index))])
-                    }) != nil
-                }
-            }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(results.filter { $0 }.count == 180)
-        let stored = try PostgresConnection(url: database.url).fetchValue("SELECT count(*) FROM t", as: Int.self)
-        #expect(stored == 180)
-    }
-
-    /// The same, with writes that run without a savepoint: a failing one aborts its group's
-    /// transaction, and the group runs again with savepoints, so again it alone fails.
-    @Test func aFailingWriteWithoutASavepointHasItsGroupRunAgainCarefully() async throws {
+    /// Every tenth write collides with the one before it and must fail alone: in its savepoint,
+    /// or, for writes that run without one (`needsSavepoint: false`), by aborting its group's
+    /// transaction, which then runs again with savepoints.
+    @Test(arguments: [true, false])
+    func concurrentWritesAreAllCommittedAndAFailedOneUndoesOnlyItself(needsSavepoint: Bool) async throws {
         let (database, writer) = try Self.prepared()
         defer { writer.close() }
         let results = await withTaskGroup(of: Bool.self) { group in
@@ -44,7 +26,7 @@ import TestSupport
                     return await withCheckedContinuation { continuation in
                         writer.write({ connection in
                             try connection.execute("INSERT INTO t (id, n) VALUES (?, ?)", [.text(id), .integer(Int64(index))])
-                        }, needsSavepoint: false) { continuation.resume(returning: (try? $0.get()) != nil) }
+                        }, needsSavepoint: needsSavepoint) { continuation.resume(returning: (try? $0.get()) != nil) }
                     }
                 }
             }
