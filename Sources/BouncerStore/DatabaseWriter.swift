@@ -53,6 +53,9 @@ public final class DatabaseWriter: Sendable {
         self.onBatch = onBatch
     }
 
+    /// How many writes wait for the next group.
+    var queuedWrites: Int { pending.count }
+
     /// Runs `work` in the next group transaction and returns its result once that is committed.
     public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

@@ -41,6 +41,9 @@ public final class PendingWrites<Item: Sendable>: Sendable {
         }
     }
 
+    /// How many items wait for a group.
+    public var count: Int { state.withLock { $0.items.count } }
+
     /// Refuses new writes; those queued are still drained.
     public func close() { state.withLock { $0.closed = true } }
 }

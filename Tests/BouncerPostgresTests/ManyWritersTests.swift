@@ -64,7 +64,18 @@ import TestSupport
             try await store.fileFlag(messageID: "m0", reporter: Viewer(userID: filer, role: .user), reason: "spam", details: nil,
                                      custom: nil, id: "this", now: Timestamp.now(), hideThreshold: hideThreshold)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The filing waits for the other's row (its insert conflicts with it) before that commits.
+        let watcher = try PostgresConnection(url: database.url)
+        let waiting = ContinuousClock.now
+        while try watcher.fetchAll("""
+            SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+            """, []).isEmpty {
+            guard ContinuousClock.now - waiting < .seconds(30) else {
+                Issue.record("the filing never waited for the other instance's flag")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         try other.executeScript("COMMIT")
         return (try await filing.value, store, database)
     }
@@ -74,7 +85,7 @@ import TestSupport
         let (outcome, store, database) = try await Self.fileDuringAnotherFiling(by: "bob", otherReporter: "bob", hideThreshold: 0)
         defer { withExtendedLifetime(database) { store.close() } }
         guard case .existing(let kept) = outcome else {
-            Issue.record("the filing answers with the flag the other instance committed")
+            Issue.record("the filing answers with the flag the other instance committed, not \(outcome)")
             return
         }
         #expect(kept.id == "other")
@@ -88,7 +99,7 @@ import TestSupport
         let (outcome, store, database) = try await Self.fileDuringAnotherFiling(by: "dave", otherReporter: "carol", hideThreshold: 2)
         defer { withExtendedLifetime(database) { store.close() } }
         guard case .created = outcome else {
-            Issue.record("dave's flag is filed")
+            Issue.record("dave's flag is filed, not \(outcome)")
             return
         }
         #expect(try await store.message(id: "m0")?.hidden == true, "two users flagged it: hidden")

@@ -29,31 +29,31 @@ import TestSupport
         let application = try await buildApplication(configuration, logger: Logger(level: .info, output: logFile))
         let port = try application.start()
         let token = TokenSigner(secret: Array(configuration.jwtSecret!.utf8)).token(for: Identity(userID: "alice", role: .user))
-        let client = try RawHTTPClient(port: port)
+        let client = try await RawHTTPClient.connect(port: port)
         let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
-        func send(_ text: String) throws -> RawResponse {
-            try client.request("POST", "/v1/channels/messaging:general/messages", headers: headers, body: #"{"text":"\#(text)"}"#)
+        func send(_ text: String) async throws -> RawResponse {
+            try await client.request("POST", "/v1/channels/messaging:general/messages", headers: headers, body: #"{"text":"\#(text)"}"#)
         }
-        #expect(try send("before").status == 201)
-        #expect(try client.request("GET", "/readyz").status == 200)
+        #expect(try await send("before").status == 201)
+        #expect(try await client.request("GET", "/readyz").status == 200)
 
-        fault_vfs_arm(Int32(FAULT_LOG), Int32(FAULT_WRITE), SQLITE_FULL, 0, -1, 0, 0)
+        fault_vfs_arm(directory.resolvedPath, Int32(FAULT_LOG), Int32(FAULT_WRITE), SQLITE_FULL, 0, -1, 0, 0)
         var refused = 0
         for index in 0..<30 {
-            let response = try send("during \(index)")
+            let response = try await send("during \(index)")
             #expect(response.status == 503, "\(response.status)")
             #expect(response.json?["code"] as? String == "store_unavailable")
             #expect(response.header("retry-after") == "1")
             if response.status == 503 { refused += 1 }
         }
-        let ready = try client.request("GET", "/readyz")
+        let ready = try await client.request("GET", "/readyz")
         #expect(ready.status == 503 && ready.json?["code"] as? String == "store_unavailable")
-        let metrics = String(decoding: try client.request("GET", "/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try await client.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("bouncer_store_unavailable_total \(refused)"))
 
-        fault_vfs_disarm()
-        #expect(try send("after").status == 201)
-        #expect(try client.request("GET", "/readyz").status == 200)
+        fault_vfs_disarm(directory.resolvedPath)
+        #expect(try await send("after").status == 201)
+        #expect(try await client.request("GET", "/readyz").status == 200)
         await application.shutdown()
 
         let lines = (try String(contentsOfFile: logPath, encoding: .utf8)).split(separator: "\n")

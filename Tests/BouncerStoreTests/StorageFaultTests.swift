@@ -56,6 +56,12 @@ import TestSupport
         #expect(missing.isEmpty, "\(context): \(missing.count) acknowledged writes lost, e.g. \(missing.prefix(3))")
     }
 
+    /// Waits (up to a minute, then the test's expectations tell) until `condition` holds.
+    static func wait(_ condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
     @Test(arguments: [
         Fault(error: SQLITE_FULL, operations: writes, seed: 1), Fault(error: 778 /* IOERR_WRITE */, operations: writes, seed: 2),
         Fault(error: 1034 /* IOERR_FSYNC */, operations: syncs, seed: 3), Fault(error: 266 /* IOERR_READ */, operations: reads, seed: 4),
@@ -68,10 +74,10 @@ import TestSupport
         let store = try SQLiteStore(path: path, configuration: try Self.configuration(), migrations: Self.schema)
         _ = try await store.writer.exclusive { database in try database.execute("PRAGMA cache_size = 12") }
         let acknowledged = Locked<Set<String>>([])
-        let failuresBefore = fault_vfs_failures()
+        let failuresBefore = fault_vfs_failures(directory.resolvedPath)
         for round in 0..<4 {
             // Faults for a while (each operation fails with a chance of 3%), then none.
-            fault_vfs_arm(Self.everyFile, operations, error, 0, -1, 30_000, seed &* 7919 &+ UInt32(round))
+            fault_vfs_arm(directory.resolvedPath, Self.everyFile, operations, error, 0, -1, 30_000, seed &* 7919 &+ UInt32(round))
             await withTaskGroup(of: Void.self) { group in
                 for writer in 0..<8 {
                     group.addTask {
@@ -82,7 +88,7 @@ import TestSupport
                     }
                 }
             }
-            fault_vfs_disarm()
+            fault_vfs_disarm(directory.resolvedPath)
             // A copy of the files as they are now, as a crash would leave them.
             let copy = directory.path("copy\(round).sqlite3")
             try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -96,7 +102,7 @@ import TestSupport
             try await Self.write(store, "after\(round)")
             acknowledged.withLock { _ = $0.insert("after\(round)") }
         }
-        #expect(fault_vfs_failures() > failuresBefore, "faults were injected")
+        #expect(fault_vfs_failures(directory.resolvedPath) > failuresBefore, "faults were injected")
         #expect(acknowledged.withLock { $0.count } > 8, "writes got through between faults")
         store.close()
         try Self.verify(try Database(path: path), acknowledged: acknowledged.withLock { $0 }, "after a restart")
@@ -125,40 +131,37 @@ import TestSupport
         }
         _ = try await store.writer.exclusive { database in try database.execute("PRAGMA cache_size = 8") }
         // Hold the writer's queue so the writes below are grouped.
-        let gate = DispatchSemaphore(value: 0)
-        let held = Task { try await store.writer.exclusive { (_: Database) -> Bool in gate.wait(); return true } }
+        let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let held = Task { try await store.writer.exclusive { (_: Database) -> Bool in started.signal(); gate.wait(); return true } }
+        await Self.wait { started.wait(timeout: .now()) == .success }
         let outcomes = Locked<[Int: Bool]>([:])
-        let writes = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for index in 0..<20 {
-                    group.addTask {
-                        // Queued in order: the first ten spill frames the group then holds.
-                        try? await Task.sleep(for: .milliseconds(5 * index))
-                        let ok = (try? await store.writer.write { (database: Database) -> Bool in
-                            if index == 10 {
-                                // The flush before reading the first row's page from the log fails.
-                                try database.execute("PRAGMA cache_spill = OFF")
-                                fault_vfs_arm(Self.log, Self.writes, SQLITE_FULL, 0, 1, 0, 0)
-                                defer {
-                                    fault_vfs_disarm()
-                                    try? database.execute("PRAGMA cache_spill = ON")
-                                }
-                                try database.execute("DELETE FROM items WHERE label = 'old0-0'")
-                            } else {
-                                try database.execute("INSERT INTO items (label, body) VALUES (?, ?)",
-                                                     [.text("new\(index)"), .text(String(repeating: "n", count: 3000))])
-                            }
-                            return true
-                        }) == true
-                        outcomes.withLock { $0[index] = ok }
+        var writes: [Task<Void, Never>] = []
+        for index in 0..<20 {
+            // Queued one after another: the first ten spill frames the group then holds.
+            writes.append(Task {
+                let ok = (try? await store.writer.write { (database: Database) -> Bool in
+                    if index == 10 {
+                        // The flush before reading the first row's page from the log fails.
+                        try database.execute("PRAGMA cache_spill = OFF")
+                        fault_vfs_arm(directory.resolvedPath, Self.log, Self.writes, SQLITE_FULL, 0, 1, 0, 0)
+                        defer {
+                            fault_vfs_disarm(directory.resolvedPath)
+                            try? database.execute("PRAGMA cache_spill = ON")
+                        }
+                        try database.execute("DELETE FROM items WHERE label = 'old0-0'")
+                    } else {
+                        try database.execute("INSERT INTO items (label, body) VALUES (?, ?)",
+                                             [.text("new\(index)"), .text(String(repeating: "n", count: 3000))])
                     }
-                }
-            }
+                    return true
+                }) == true
+                outcomes.withLock { $0[index] = ok }
+            })
+            await Self.wait { store.writer.queuedWrites == index + 1 }
         }
-        try await Task.sleep(for: .milliseconds(300))
         gate.signal()
         _ = try await held.value
-        await writes.value
+        for write in writes { await write.value }
         let results = outcomes.withLock { $0 }
         #expect(results[10] == false)
         #expect(results.values.filter { $0 }.isEmpty, "the failed write's group failed with it: \(results.filter { $0.value }.keys.sorted())")
@@ -182,7 +185,7 @@ import TestSupport
         try writer.execute("CREATE TABLE removed (id INTEGER PRIMARY KEY)")
         try writer.execute("CREATE TRIGGER note_removed AFTER DELETE ON notes BEGIN INSERT INTO removed (id) VALUES (old.id); END")
         try writer.execute("PRAGMA cache_size = 8")
-        let failuresBefore = fault_vfs_failures()
+        let failuresBefore = fault_vfs_failures(directory.resolvedPath)
         try writer.executeCached("BEGIN IMMEDIATE")
         for index in 0..<1_500 {
             try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text(String(repeating: "n", count: 200) + "\(index)")])
@@ -190,14 +193,14 @@ import TestSupport
         // The next write of held frames to the log fails, as on a full disk. The statement reads an
         // early row, whose page left the cache for the log: the flush before that read fails. It
         // fires a trigger, so it has a statement journal and SQLite undoes it alone.
-        fault_vfs_arm(Self.log, Self.writes, SQLITE_FULL, 0, 1, 0, 0)
+        fault_vfs_arm(directory.resolvedPath, Self.log, Self.writes, SQLITE_FULL, 0, 1, 0, 0)
         // No more spills: the only write to the log is the flush before the read.
         try writer.execute("PRAGMA cache_spill = OFF")
         #expect(throws: DatabaseError.self) {
             try writer.execute("DELETE FROM notes WHERE id = 2")
         }
-        fault_vfs_disarm()
-        #expect(fault_vfs_failures() > failuresBefore, "the flush failed")
+        fault_vfs_disarm(directory.resolvedPath)
+        #expect(fault_vfs_failures(directory.resolvedPath) > failuresBefore, "the flush failed")
         #expect(writer.isInTransaction, "the statement was undone alone")
         try writer.executeCached("COMMIT")
         let expected = 1_500
@@ -267,18 +270,18 @@ import TestSupport
             }
         }
         struct Refused: Error {}
-        let failuresBefore = fault_vfs_failures()
+        let failuresBefore = fault_vfs_failures(directory.resolvedPath)
         await #expect(throws: (any Error).self) {
             try await store.writer.write { database in
                 // Changes more than a statement journal keeps in memory (64 KiB), so undoing them
                 // reads its file.
                 try database.execute("UPDATE items SET body = printf('%.900c', 'u')")
-                fault_vfs_arm(Int32(FAULT_JOURNAL), Self.reads, 266 /* IOERR_READ */, 0, -1, 0, 0)
+                fault_vfs_arm(directory.resolvedPath, Int32(FAULT_JOURNAL), Self.reads, 266 /* IOERR_READ */, 0, -1, 0, 0)
                 throw Refused()
             }
         }
-        fault_vfs_disarm()
-        let journalFailed = fault_vfs_failures() > failuresBefore
+        fault_vfs_disarm(directory.resolvedPath)
+        let journalFailed = fault_vfs_failures(directory.resolvedPath) > failuresBefore
         let updated = try await store.readers.read { database in
             try database.fetchValue("SELECT count(*) FROM items WHERE body LIKE 'u%'", as: Int.self) ?? -1
         }

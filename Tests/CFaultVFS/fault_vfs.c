@@ -11,34 +11,64 @@ typedef struct FaultFile {
     sqlite3_file base;
     sqlite3_file *inner;
     int kind;
+    // The name SQLite opened the file under; it stays valid until the file is closed.
+    const char *path;
 } FaultFile;
 
-static sqlite3_vfs *inner_vfs;
-static sqlite3_vfs fault_vfs;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
+/// One armed fault, for the files under one directory: tests that run at once each arm their own.
+typedef struct Fault {
+    char *scope;
     int files, operations, error, skip, count;
     unsigned per_million, state;
     long failures;
-} armed;
+} Fault;
+
+enum { MAX_SCOPES = 16 };
+static sqlite3_vfs *inner_vfs;
+static sqlite3_vfs fault_vfs;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Fault faults[MAX_SCOPES];
+
+static int in_scope(const char *path, const char *scope) {
+    size_t length = strlen(scope);
+    return path != NULL && strncmp(path, scope, length) == 0 && (path[length] == '/' || path[length] == '\0');
+}
+
+/// The slot for `scope` (the caller holds `lock`); with `create`, a free slot is taken for it.
+static Fault *fault_for(const char *scope, int create) {
+    for (int index = 0; index < MAX_SCOPES; index++) {
+        if (faults[index].scope != NULL && strcmp(faults[index].scope, scope) == 0) return &faults[index];
+    }
+    if (!create) return NULL;
+    for (int index = 0; index < MAX_SCOPES; index++) {
+        if (faults[index].scope == NULL) {
+            faults[index] = (Fault){.scope = strdup(scope)};
+            return &faults[index];
+        }
+    }
+    abort();  // more directories armed at once than a test run has
+}
 
 static int should_fail(FaultFile *file, int operation) {
     pthread_mutex_lock(&lock);
     int error = 0;
-    if ((armed.files & file->kind) && (armed.operations & operation) && armed.count != 0) {
-        if (armed.skip > 0) {
-            armed.skip--;
-        } else {
-            int chosen = 1;
-            if (armed.per_million > 0) {
-                armed.state = armed.state * 1103515245u + 12345u;
-                chosen = (armed.state >> 8) % 1000000u < armed.per_million;
-            }
-            if (chosen) {
-                error = armed.error;
-                armed.failures++;
-                if (armed.count > 0) armed.count--;
-            }
+    for (int index = 0; index < MAX_SCOPES && error == 0; index++) {
+        Fault *armed = &faults[index];
+        if (armed->scope == NULL || !in_scope(file->path, armed->scope)) continue;
+        if (!(armed->files & file->kind) || !(armed->operations & operation) || armed->count == 0) continue;
+        if (armed->skip > 0) {
+            armed->skip--;
+            continue;
+        }
+        int chosen = 1;
+        if (armed->per_million > 0) {
+            armed->state = armed->state * 1103515245u + 12345u;
+            chosen = (armed->state >> 8) % 1000000u < armed->per_million;
+        }
+        if (chosen) {
+            error = armed->error;
+            armed->failures++;
+            if (armed->count > 0) armed->count--;
         }
     }
     pthread_mutex_unlock(&lock);
@@ -104,6 +134,7 @@ static int fault_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *bas
     FaultFile *file = (FaultFile *)base;
     memset(file, 0, sizeof *file);
     file->inner = (sqlite3_file *)(file + 1);
+    file->path = name;
     file->kind = (flags & SQLITE_OPEN_WAL) ? FAULT_LOG : (flags & SQLITE_OPEN_MAIN_DB) ? FAULT_DATABASE : FAULT_JOURNAL;
     int code = inner_vfs->xOpen(inner_vfs, name, file->inner, flags, out_flags);
     if (code != SQLITE_OK) return code;
@@ -143,27 +174,31 @@ int fault_vfs_register(const char *name) {
     return code;
 }
 
-void fault_vfs_arm(int files, int operations, int error, int skip, int count, unsigned per_million, unsigned seed) {
+void fault_vfs_arm(const char *scope, int files, int operations, int error, int skip, int count, unsigned per_million,
+                   unsigned seed) {
     pthread_mutex_lock(&lock);
-    armed.files = files;
-    armed.operations = operations;
-    armed.error = error;
-    armed.skip = skip;
-    armed.count = count;
-    armed.per_million = per_million;
-    armed.state = seed;
+    Fault *armed = fault_for(scope, 1);
+    armed->files = files;
+    armed->operations = operations;
+    armed->error = error;
+    armed->skip = skip;
+    armed->count = count;
+    armed->per_million = per_million;
+    armed->state = seed;
     pthread_mutex_unlock(&lock);
 }
 
-void fault_vfs_disarm(void) {
+void fault_vfs_disarm(const char *scope) {
     pthread_mutex_lock(&lock);
-    armed.count = 0;
+    Fault *armed = fault_for(scope, 0);
+    if (armed != NULL) armed->count = 0;
     pthread_mutex_unlock(&lock);
 }
 
-long fault_vfs_failures(void) {
+long fault_vfs_failures(const char *scope) {
     pthread_mutex_lock(&lock);
-    long failures = armed.failures;
+    Fault *armed = fault_for(scope, 0);
+    long failures = armed != NULL ? armed->failures : 0;
     pthread_mutex_unlock(&lock);
     return failures;
 }

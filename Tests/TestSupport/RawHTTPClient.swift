@@ -158,14 +158,26 @@ public final class RawHTTPClient: @unchecked Sendable {
         return response
     }
 
+    /// Sends a request and reads its response without blocking a thread: for a server in the test's
+    /// own process, whose handlers need the threads that a blocking wait would hold.
+    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+                        timeout: Duration = .seconds(5)) async throws -> RawResponse {
+        precondition(rotation == nil, "a rotating client is for services in other processes")
+        try await send(Self.requestText(method, path, headers: headers, body: body), timeout: timeout)
+        return try await readResponse(timeout: timeout, expectBody: method != "HEAD")
+    }
+
     private func requestHere(_ method: String, _ path: String, headers: [String: String], body: String?,
                              timeout: Duration) throws -> RawResponse {
+        try send(Self.requestText(method, path, headers: headers, body: body), timeout: timeout)
+        return try readResponse(timeout: timeout, expectBody: method != "HEAD")
+    }
+
+    private static func requestText(_ method: String, _ path: String, headers: [String: String], body: String?) -> String {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
-        text += "\r\n" + (body ?? "")
-        try send(text, timeout: timeout)
-        return try readResponse(timeout: timeout, expectBody: method != "HEAD")
+        return text + "\r\n" + (body ?? "")
     }
 
     // MARK: - Receiving

@@ -15,6 +15,13 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// The directory's path with every symbolic link resolved, as SQLite names the files in it.
+    public var resolvedPath: String {
+        guard let resolved = realpath(url.path, nil) else { return url.path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     public func write(_ name: String, _ text: String) throws {
         try Data(text.utf8).write(to: url.appendingPathComponent(name))
     }
