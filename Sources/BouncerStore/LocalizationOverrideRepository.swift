@@ -4,9 +4,19 @@ public protocol LocalizationOverrideRepository: Sendable {
     func allOverrides() async throws -> OverrideSnapshot
     /// Sets these texts for one locale in one transaction, and returns every override as it
     /// stands after that commit, with their version (`ChangeTopic.overrides`, to order reloads).
-    func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot
-    /// Drops one override; nil when there was none.
-    func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot?
+    func setOverrides(locale: String, strings: [String: String], by actor: String, events: [NewEvent]) async throws -> OverrideSnapshot
+    /// Drops one override; nil when there was none (and no event is written).
+    func deleteOverride(locale: String, key: String, events: [NewEvent]) async throws -> OverrideSnapshot?
+}
+
+extension LocalizationOverrideRepository {
+    public func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot {
+        try await setOverrides(locale: locale, strings: strings, by: actor, events: [])
+    }
+
+    public func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot? {
+        try await deleteOverride(locale: locale, key: key, events: [])
+    }
 }
 
 public struct OverrideSnapshot: Sendable {
@@ -26,7 +36,7 @@ extension SQLStore {
         }
     }
 
-    public func setOverrides(locale: String, strings: [String: String], by actor: String) async throws -> OverrideSnapshot {
+    public func setOverrides(locale: String, strings: [String: String], by actor: String, events: [NewEvent]) async throws -> OverrideSnapshot {
         let now = Timestamp.now()
         return try await write { database in
             for (key, value) in strings.sorted(by: { $0.key < $1.key }) {
@@ -38,16 +48,18 @@ extension SQLStore {
                     """,
                     [.text(locale), .text(key), .text(value), .text(now), .text(actor)])
             }
+            try Self.append(events, database)
             // Read back inside the change's transaction, which holds the version's row: versions
             // follow the order of the commits.
             return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
         }
     }
 
-    public func deleteOverride(locale: String, key: String) async throws -> OverrideSnapshot? {
+    public func deleteOverride(locale: String, key: String, events: [NewEvent]) async throws -> OverrideSnapshot? {
         return try await write { database in
             try database.execute("DELETE FROM localization_overrides WHERE locale = ? AND key = ?", [.text(locale), .text(key)])
             guard database.changes > 0 else { return nil }
+            try Self.append(events, database)
             return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
         }
     }

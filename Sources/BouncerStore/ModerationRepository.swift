@@ -75,16 +75,22 @@ public protocol ModerationRepository: Sendable {
     /// Bans (or re-bans) a user, with its audit entry in the same transaction; returns the bans'
     /// version (`ChangeTopic.bans`).
     @discardableResult
-    func ban(_ ban: StoredBan, audit: AuditEntry) async throws -> UInt64
+    func ban(_ ban: StoredBan, audit: AuditEntry, events: [NewEvent]) async throws -> UInt64
     /// Lifts a ban and returns the bans' version; nil when there was none. The audit entry is
     /// written with it.
-    func unban(userID: String, audit: AuditEntry) async throws -> UInt64?
+    func unban(userID: String, audit: AuditEntry, events: [NewEvent]) async throws -> UInt64?
     /// Bans in force at `now`, by user id after `after`.
     func activeBans(now: String, after: String?, limit: Int) async throws -> [StoredBan]
     /// Every ban in force at `now`, with the bans' version, read at one moment.
     func allActiveBans(now: String) async throws -> BanSnapshot
     func record(_ entry: AuditEntry) async throws
     func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
+}
+
+extension ModerationRepository {
+    @discardableResult
+    public func ban(_ ban: StoredBan, audit: AuditEntry) async throws -> UInt64 { try await self.ban(ban, audit: audit, events: []) }
+    public func unban(userID: String, audit: AuditEntry) async throws -> UInt64? { try await unban(userID: userID, audit: audit, events: []) }
 }
 
 extension SQLStore {
@@ -97,7 +103,7 @@ extension SQLStore {
     }
 
     @discardableResult
-    public func ban(_ ban: StoredBan, audit: AuditEntry) async throws -> UInt64 {
+    public func ban(_ ban: StoredBan, audit: AuditEntry, events: [NewEvent]) async throws -> UInt64 {
         try await write { database in
             try database.execute(
                 """
@@ -108,15 +114,17 @@ extension SQLStore {
                 [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
                  ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
             try Self.insert(audit, database)
+            try Self.append(events, database)
             return try Self.advance(.bans, database)
         }
     }
 
-    public func unban(userID: String, audit: AuditEntry) async throws -> UInt64? {
+    public func unban(userID: String, audit: AuditEntry, events: [NewEvent]) async throws -> UInt64? {
         try await write { database in
             try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
             guard database.changes > 0 else { return nil }
             try Self.insert(audit, database)
+            try Self.append(events, database)
             return try Self.advance(.bans, database)
         }
     }

@@ -58,11 +58,17 @@ public protocol RuleRepository: Sendable {
     func allRules() async throws -> RuleSnapshot
     func rules(_ query: RuleQuery) async throws -> [StoredRule]
     func rule(id: String) async throws -> StoredRule?
-    /// Inserts every rule in one transaction, or none.
-    func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot
-    /// Nil when there is no such rule.
-    func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot?
-    func deleteRule(id: String) async throws -> RuleSnapshot?
+    /// Inserts every rule in one transaction, or none, with `events`.
+    func insertRules(_ rules: [StoredRule], events: [NewEvent]) async throws -> RuleSnapshot
+    /// Nil when there is no such rule (and no event is written).
+    func updateRule(_ rule: StoredRule, events: [NewEvent]) async throws -> RuleSnapshot?
+    func deleteRule(id: String, events: [NewEvent]) async throws -> RuleSnapshot?
+}
+
+extension RuleRepository {
+    public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot { try await insertRules(rules, events: []) }
+    public func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot? { try await updateRule(rule, events: []) }
+    public func deleteRule(id: String) async throws -> RuleSnapshot? { try await deleteRule(id: id, events: []) }
 }
 
 extension SQLStore {
@@ -100,7 +106,7 @@ extension SQLStore {
         }
     }
 
-    public func insertRules(_ rules: [StoredRule]) async throws -> RuleSnapshot {
+    public func insertRules(_ rules: [StoredRule], events: [NewEvent]) async throws -> RuleSnapshot {
         try await write { database in
             // Whole chunks in one statement each, the rest one by one: a large import is a few
             // hundred statements, not one a rule (a round trip each, for PostgreSQL), and only two
@@ -112,11 +118,12 @@ extension SQLStore {
             for rule in rules[whole...] {
                 try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES \(Self.ruleRow)", Self.values(rule))
             }
+            try Self.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
 
-    public func updateRule(_ rule: StoredRule) async throws -> RuleSnapshot? {
+    public func updateRule(_ rule: StoredRule, events: [NewEvent]) async throws -> RuleSnapshot? {
         try await write { database in
             try database.execute(
                 """
@@ -127,14 +134,16 @@ extension SQLStore {
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
                  Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
+            try Self.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
 
-    public func deleteRule(id: String) async throws -> RuleSnapshot? {
+    public func deleteRule(id: String, events: [NewEvent]) async throws -> RuleSnapshot? {
         try await write { database in
             try database.execute("DELETE FROM rules WHERE id = ?", [.text(id)])
             guard database.changes > 0 else { return nil }
+            try Self.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }

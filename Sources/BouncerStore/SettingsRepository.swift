@@ -2,9 +2,14 @@
 public protocol SettingsRepository: Sendable {
     /// The stored document (nil before the first change) with its version.
     func loadSettings() async throws -> SettingsSnapshot
-    /// Stores the document and returns its version (`ChangeTopic.settings`).
+    /// Stores the document, with `events`, and returns its version (`ChangeTopic.settings`).
     @discardableResult
-    func saveSettings(_ json: String, by actor: String) async throws -> UInt64
+    func saveSettings(_ json: String, by actor: String, events: [NewEvent]) async throws -> UInt64
+}
+
+extension SettingsRepository {
+    @discardableResult
+    public func saveSettings(_ json: String, by actor: String) async throws -> UInt64 { try await saveSettings(json, by: actor, events: []) }
 }
 
 public struct SettingsSnapshot: Sendable, Equatable {
@@ -26,7 +31,7 @@ extension SQLStore {
     }
 
     @discardableResult
-    public func saveSettings(_ json: String, by actor: String) async throws -> UInt64 {
+    public func saveSettings(_ json: String, by actor: String, events: [NewEvent]) async throws -> UInt64 {
         let now = Timestamp.now()
         return try await write { database in
             try database.execute(
@@ -34,6 +39,7 @@ extension SQLStore {
                 INSERT INTO settings (id, value, updated_at, updated_by) VALUES (1, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by
                 """, [.text(json), .text(now), .text(actor)])
+            try Self.append(events, database)
             return try Self.advance(.settings, database)
         }
     }

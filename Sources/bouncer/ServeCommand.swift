@@ -40,6 +40,8 @@ enum ServeCommand {
                    help: "time a client has to send a request head, and an idle body (default 10)"),
         OptionSpec(name: "idle-timeout", environment: "BOUNCER_IDLE_TIMEOUT", valueName: "SECONDS",
                    help: "time an idle keep-alive connection is kept open (default 60)"),
+        OptionSpec(name: "event-retention-days", environment: "BOUNCER_EVENT_RETENTION_DAYS", valueName: "DAYS",
+                   help: "how long events are kept for GET /v1/events (default 7)"),
         OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
     ]
 
@@ -81,6 +83,7 @@ enum ServeCommand {
             configuration.limits.bodyIdleTimeout = .seconds(seconds)
         }
         if let seconds = try parsed.int("idle-timeout", in: 1...86_400) { configuration.limits.keepAliveIdleTimeout = .seconds(seconds) }
+        if let days = try parsed.int("event-retention-days", in: 1...3650) { configuration.eventRetention = .seconds(days * 86_400) }
         return configuration
     }
 

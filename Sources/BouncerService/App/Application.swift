@@ -15,13 +15,16 @@ public final class Application: Sendable {
     public let server: HTTPServer
     /// Puts in force what other instances change, when they share the store.
     let changes: ChangeFollower?
+    let eventPruner: EventPruner
 
-    init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?) {
+    init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
+         eventPruner: EventPruner) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
         self.server = server
         self.changes = changes
+        self.eventPruner = eventPruner
     }
 
     /// Starts listening; returns the bound port.
@@ -39,6 +42,7 @@ public final class Application: Sendable {
         logger.info("shutting down", ["open_connections": .int(server.openConnections)])
         await server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         changes?.stop()
+        eventPruner.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -115,7 +119,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     metrics.gauge("bouncer_bans_version", "Version of the bans in force here.") { Double(bans.version) }
     let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans),
                                  logger: logger, metrics: metrics)
-    return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes)
+    let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
+    return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
+                       eventPruner: eventPruner)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -175,5 +181,6 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
         .register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
+    EventRoutes(repository: store).register(in: &routes)
     return routes
 }

@@ -30,6 +30,8 @@ public struct ServiceConfiguration: Sendable {
     public var localizationDirectory: String?
     /// The locale of requests that ask for none Bouncer has.
     public var defaultLocale = "en"
+    /// How long events are kept (`GET /v1/events` and the stream reach back this far).
+    public var eventRetention: Duration = .seconds(7 * 86_400)
 
     public init() {}
 

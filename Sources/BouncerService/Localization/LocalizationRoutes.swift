@@ -69,7 +69,9 @@ struct LocalizationRoutes: Sendable {
         routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameter("locale"))
             let (strings, ignored) = try Self.readStrings(request)
-            let snapshot = try await localization.repository.setOverrides(locale: tag, strings: strings, by: identity.userID)
+            let snapshot = try await localization.repository.setOverrides(
+                locale: tag, strings: strings, by: identity.userID,
+                events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: strings.keys.sorted(), removed: []))])
             localization.apply(snapshot)
             try await audit.record(identity, "localization.update", "locale", tag, details: ["keys": strings.keys.sorted().joined(separator: ",")])
             return try Self.effective(localization, tag, ignored: ignored)
@@ -77,7 +79,8 @@ struct LocalizationRoutes: Sendable {
         routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
             let tag = try Self.validTag(request.parameter("locale"))
             let key = request.parameter("key")
-            guard let snapshot = try await localization.repository.deleteOverride(locale: tag, key: key) else {
+            guard let snapshot = try await localization.repository.deleteOverride(
+                locale: tag, key: key, events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: [], removed: [key]))]) else {
                 throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).")
             }
             localization.apply(snapshot)

@@ -62,7 +62,8 @@ struct ModeratorRoutes: Sendable {
         var details = ["shadow": String(shadow)]
         if let seconds { details["duration_seconds"] = String(seconds) }
         let sequence = try await repository.ban(ban, audit: audit.entry(identity, "user.ban", "user", userID, note: note ?? reason,
-                                                                        details: details))
+                                                                        details: details),
+                                                events: [.of(.userBanned, BanJSON(ban))])
         bans.set(ban, sequence: sequence)
         return ban
     }
@@ -86,7 +87,8 @@ struct ModeratorRoutes: Sendable {
         }
         routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
             let userID = try Self.userID(request)
-            guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID)) else {
+            guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
+                                                            events: [.of(.userUnbanned, ["user_id": userID])]) else {
                 throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.")
             }
             bans.remove(userID, sequence: sequence)

@@ -103,7 +103,8 @@ struct RulesRoutes: Sendable {
             let input = try request.decodeJSON(RuleInput.self)
             let now = Timestamp.now()
             let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
-            let snapshot = try await rules.repository.insertRules([rule])
+            let snapshot = try await rules.repository.insertRules(
+                [rule], events: [.of(.ruleChanged, RuleChange(change: "created", rule: RuleJSON(rule), count: nil))])
             try await Self.apply(snapshot, rules)
             try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind.rawValue, "pattern": rule.pattern])
             return try Response.encoded(RuleJSON(rule), status: .created)
@@ -116,21 +117,23 @@ struct RulesRoutes: Sendable {
             let input = try request.decodeJSON(RuleInput.self)
             guard let existing = try await rules.repository.rule(id: request.parameter("id")) else { throw Self.notFound }
             let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
-            guard let snapshot = try await rules.repository.updateRule(rule) else { throw Self.notFound }
+            guard let snapshot = try await rules.repository.updateRule(
+                rule, events: [.of(.ruleChanged, RuleChange(change: "updated", rule: RuleJSON(rule), count: nil))]) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
             try await audit.record(identity, "rule.update", "rule", rule.id, details: ["pattern": rule.pattern, "enabled": String(rule.enabled)])
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("DELETE", "/v1/rules/{id}", .admin) { request, identity in
             let id = request.parameter("id")
-            guard let snapshot = try await rules.repository.deleteRule(id: id) else { throw Self.notFound }
+            guard let snapshot = try await rules.repository.deleteRule(
+                id: id, events: [.of(.ruleChanged, RuleChange(change: "deleted", rule: ["id": id], count: nil))]) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)
             try await audit.record(identity, "rule.delete", "rule", id)
             return Response(status: .noContent)
         }
         routes.add("POST", "/v1/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
             let imported = try Self.importedRules(request, by: identity.userID)
-            let snapshot = try await rules.repository.insertRules(imported)
+            let snapshot = try await rules.repository.insertRules(imported, events: [.of(.ruleChanged, RuleChange<RuleJSON>.imported(imported.count))])
             try await Self.apply(snapshot, rules)
             try await audit.record(identity, "rule.import", "rules", String(imported.count), details: ["count": String(imported.count)])
             return try Response.encoded(["imported": imported.count], status: .created)

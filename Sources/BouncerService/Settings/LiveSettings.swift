@@ -39,7 +39,8 @@ final class LiveSettings: Sendable {
     /// Validates a partial update, stores the result, then puts it in force.
     func update(with body: [UInt8], by actor: String) async throws -> Settings {
         let updated = try Self.merged(value, body, catalog: localization.catalog)
-        let sequence = try await repository.saveSettings(try JSONText.encodedString(updated), by: actor)
+        let sequence = try await repository.saveSettings(try JSONText.encodedString(updated), by: actor,
+                                                         events: [.of(.configChanged, updated)])
         try await put(updated, sequence)
         return updated
     }

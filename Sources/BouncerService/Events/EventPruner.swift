@@ -1,0 +1,32 @@
+import BouncerIdentity
+import BouncerStore
+import Foundation
+
+/// Drops events older than the retention, once a minute, a thousand at a time: each batch is a
+/// small write of its own in the store's queue, so sends are never held behind one long delete.
+/// Every instance sharing a store prunes; they only ever find less to do.
+final class EventPruner: Sendable {
+    private let task: Task<Void, Never>
+
+    init(repository: any EventRepository, retention: Duration, logger: Logger, interval: Duration = .seconds(60)) {
+        task = Task {
+            while !Task.isCancelled {
+                let cutoff = Timestamp.format(Date().addingTimeInterval(-(retention / .seconds(1))))
+                var pruned = 0
+                do {
+                    while !Task.isCancelled {
+                        let batch = try await repository.pruneEvents(before: cutoff, limit: 1000)
+                        pruned += batch
+                        guard batch == 1000 else { break }
+                    }
+                    if pruned > 0 { logger.info("events pruned", ["events": .int(pruned), "before": .string(cutoff)]) }
+                } catch {
+                    logger.warn("pruning old events failed; the next round tries again", ["error": .string(String(describing: error))])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    func stop() { task.cancel() }
+}

@@ -1,0 +1,88 @@
+/// A change as the world outside Bouncer hears of it (`GET /v1/events`, the stream, webhooks):
+/// written in the change's own transaction, so no change is acknowledged without its event and no
+/// event exists for a change that did not commit.
+public struct NewEvent: Sendable, Equatable {
+    public var type: String
+    /// The event's `data`, as JSON text.
+    public var data: String
+    public var createdAt: String
+
+    public init(type: String, data: String, createdAt: String) {
+        self.type = type
+        self.data = data
+        self.createdAt = createdAt
+    }
+}
+
+public struct StoredEvent: Sendable, Equatable {
+    /// Increases in commit order.
+    public var id: Int64
+    public var type: String
+    public var createdAt: String
+    public var data: String
+
+    public init(id: Int64, type: String, createdAt: String, data: String) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.data = data
+    }
+}
+
+public protocol EventRepository: Sendable {
+    /// Events after `after`, oldest first, of `types` only when given.
+    func events(after: Int64, types: [String]?, limit: Int) async throws -> [StoredEvent]
+    /// Deletes up to `limit` of the oldest events created before `before`; returns how many.
+    func pruneEvents(before: String, limit: Int) async throws -> Int
+}
+
+extension SQLStore {
+    /// Appends `events` inside the transaction of the change they tell of. Their ids come from
+    /// `event_sequence`, whose row stays locked until that transaction ends: transactions that
+    /// append events (from any instance) commit in the order of their ids.
+    public static func append(_ events: [NewEvent], _ connection: Connection) throws {
+        guard !events.isEmpty else { return }
+        let count = Int64(events.count)
+        let last = try connection.fetchValue("UPDATE event_sequence SET last = last + ? WHERE id = 1 RETURNING last", [.integer(count)],
+                                             as: Int64.self) ?? count
+        for start in stride(from: 0, to: events.count, by: eventChunk) {
+            let part = events[start..<min(events.count, start + eventChunk)]
+            var values: [DatabaseValue] = []
+            for (offset, event) in part.enumerated() {
+                values += [.integer(last - count + 1 + Int64(start + offset)), .text(event.type), .text(event.createdAt), .text(event.data)]
+            }
+            try connection.execute("INSERT INTO events (id, type, created_at, data) VALUES "
+                                   + Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", "), values)
+        }
+    }
+
+    private static var eventChunk: Int { 250 }
+
+    public func events(after: Int64, types: [String]?, limit: Int) async throws -> [StoredEvent] {
+        var sql = "SELECT id, type, created_at, data FROM events WHERE id > ?"
+        var arguments: [DatabaseValue] = [.integer(after)]
+        if let types, !types.isEmpty {
+            sql += " AND type IN (" + Array(repeating: "?", count: types.count).joined(separator: ", ") + ")"
+            arguments += types.map(DatabaseValue.text)
+        }
+        sql += " ORDER BY id LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        let query = sql, bound = arguments
+        return try await read { database in
+            try database.fetchAll(query, bound).map { row in
+                StoredEvent(id: row.get("id") ?? 0, type: row.get("type") ?? "", createdAt: row.get("created_at") ?? "",
+                            data: row.get("data") ?? "null")
+            }
+        }
+    }
+
+    public func pruneEvents(before: String, limit: Int) async throws -> Int {
+        try await write { database in
+            try database.execute("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ? ORDER BY id LIMIT ?)",
+                                 [.text(before), .integer(Int64(limit))])
+            return database.changes
+        }
+    }
+}
+
+extension SQLiteStore: EventRepository {}
