@@ -40,6 +40,8 @@ import TestSupport
             #expect(try h.call("GET", "/v1/events?limit=2", as: "mod").json.flatMap { $0["next_after"] as? Int } == ids[1])
 
             #expect(try h.call("GET", "/v1/events?types=message.sent", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/events?types=", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/events?types=user.banned,", as: "mod").status == 400)
             #expect(try h.call("GET", "/v1/events?after=-1", as: "mod").status == 400)
             #expect(try h.call("GET", "/v1/events", as: "alice").status == 403)
         }

@@ -36,9 +36,9 @@ struct EventRoutes: Sendable {
 
     /// `types=a,b`: each must be a type Bouncer has.
     static func types(_ request: Request) throws(HTTPError) -> [String]? {
-        guard let text = request.query("types"), !text.isEmpty else { return nil }
-        let types = text.split(separator: ",").map(String.init)
-        guard types.count <= EventType.allCases.count, types.allSatisfy({ EventType(rawValue: $0) != nil }) else {
+        guard let text = request.query("types") else { return nil }
+        let types = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !text.isEmpty, types.count <= EventType.allCases.count, types.allSatisfy({ EventType(rawValue: $0) != nil }) else {
             throw .badRequest("invalid_field", "`types` must be event types, separated by commas: "
                               + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
