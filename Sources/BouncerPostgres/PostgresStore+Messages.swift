@@ -4,12 +4,12 @@ import BouncerStore
 /// What PostgreSQL does its own way of the messages: the insert gives back its sequence with
 /// `RETURNING`, and a channel's page reads the `messages_by_channel` index.
 extension PostgresStore: MessageRepository {
-    public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+    public func send(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         let values = MessageSQL.values(message)
-        // A new message that is no reply (nothing to look up first) is inserted with the group's
-        // others in one statement; `work` is for the rest, and for a taken id.
-        let combinable = message.parentID != nil ? nil : (
+        // A new message that is no reply (nothing to look up first) and tells no event is inserted
+        // with the group's others in one statement; `work` is for the rest, and for a taken id.
+        let combinable = message.parentID != nil || !events.isEmpty ? nil : (
             row: CombinedInsert.Row(key: message.id, values: values, children: flags.map { Self.flagRow($0, author: message.userID) }),
             made: { @Sendable (sequence: Int64) -> SendOutcome in
                 var stored = message
@@ -19,7 +19,7 @@ extension PostgresStore: MessageRepository {
         // A send throws only through the database, whose failure aborts the transaction and has
         // the group run again with savepoints: the usual send skips a savepoint's round trips.
         writer.write({ connection in
-            try MessageSQL.send(message, flags: flags, sender: sender, connection) { connection in
+            try MessageSQL.send(message, flags: flags, events: events, sender: sender, connection) { connection in
                 try connection.fetchOne(Self.insertMessage, values)?.get("sequence", as: Int64.self)
             }
         }, needsSavepoint: false, combinable: combinable, completion: completion)

@@ -36,17 +36,18 @@ public protocol EventRepository: Sendable {
     func pruneEvents(before: String, limit: Int) async throws -> Int
 }
 
-extension SQLStore {
-    /// Appends `events` inside the transaction of the change they tell of. Their ids come from
-    /// `event_sequence`, whose row stays locked until that transaction ends: transactions that
-    /// append events (from any instance) commit in the order of their ids.
-    public static func append(_ events: [NewEvent], _ connection: Connection) throws {
+/// Appending to the event log, inside the transaction of the change the events tell of.
+public enum EventLog {
+    /// Appends `events`. Their ids come from `event_sequence`, whose row stays locked until the
+    /// transaction ends: transactions that append events (from any instance) commit in the order
+    /// of their ids.
+    public static func append<Connection: SQLConnection>(_ events: [NewEvent], _ connection: Connection) throws {
         guard !events.isEmpty else { return }
         let count = Int64(events.count)
         let last = try connection.fetchValue("UPDATE event_sequence SET last = last + ? WHERE id = 1 RETURNING last", [.integer(count)],
                                              as: Int64.self) ?? count
-        for start in stride(from: 0, to: events.count, by: eventChunk) {
-            let part = events[start..<min(events.count, start + eventChunk)]
+        for start in stride(from: 0, to: events.count, by: chunk) {
+            let part = events[start..<min(events.count, start + chunk)]
             var values: [DatabaseValue] = []
             for (offset, event) in part.enumerated() {
                 values += [.integer(last - count + 1 + Int64(start + offset)), .text(event.type), .text(event.createdAt), .text(event.data)]
@@ -56,8 +57,11 @@ extension SQLStore {
         }
     }
 
-    private static var eventChunk: Int { 250 }
+    /// Rows a statement inserts at most (four parameters each, well under either store's limit).
+    private static var chunk: Int { 250 }
+}
 
+extension SQLStore {
     public func events(after: Int64, types: [String]?, limit: Int) async throws -> [StoredEvent] {
         var sql = "SELECT id, type, created_at, data FROM events WHERE id > ?"
         var arguments: [DatabaseValue] = [.integer(after)]

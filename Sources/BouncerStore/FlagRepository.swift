@@ -17,6 +17,15 @@ public struct StoredFlag: Sendable, Equatable {
     public var createdAt: String
 }
 
+extension StoredFlag {
+    /// A flag filed with a new message (a rule's), as it is once stored.
+    public init(filed flag: NewFlag) {
+        self.init(id: flag.id, messageID: flag.messageID, channelID: flag.channelID, reporterID: flag.reporterID, reason: flag.reason,
+                  details: flag.details, custom: flag.custom, ruleID: flag.ruleID, state: .open, resolution: nil, resolvedBy: nil,
+                  resolvedAt: nil, createdAt: flag.createdAt)
+    }
+}
+
 public enum FlagOutcome: Sendable, Equatable {
     case created(StoredFlag)
     /// The reporter's open flag on the message, already filed.
@@ -72,10 +81,12 @@ public struct ReviewResult: Sendable {
 public protocol FlagRepository: Sendable {
     /// Files a user's flag, or finds theirs already open, in one transaction; hides the message
     /// once `hideThreshold` distinct users (more than 0) have open flags on it.
+    /// `events` makes the events of a flag filed (not of one found open), in the same transaction.
     func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
-                  now: String, hideThreshold: Int) async throws -> FlagOutcome
-    /// Withdraws the reporter's open flag; false when there is none.
-    func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool
+                  now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent]) async throws -> FlagOutcome
+    /// Withdraws the reporter's open flag, with the events `events` makes of it; false when there
+    /// is none.
+    func withdrawFlag(messageID: String, reporterID: String, events: @escaping @Sendable (StoredFlag) throws -> [NewEvent]) async throws -> Bool
     /// Open flags in the store.
     func openFlagCount() async throws -> Int
     /// Whether `reporterID` has an open flag on the message.
@@ -85,14 +96,42 @@ public protocol FlagRepository: Sendable {
     /// Resolves every open flag of the message at once (and removes the message for that
     /// decision), with its audit entry, in one transaction. Nil when there is no such message.
     func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                audit: AuditEntry) async throws -> ReviewResult?
+                audit: AuditEntry, events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
+}
+
+/// A flag just filed, as `fileFlag` hands it to the maker of its events.
+public struct FiledFlag: Sendable {
+    public var flag: StoredFlag
+    /// The message as the filing left it.
+    public var message: StoredMessage
+    /// Whether this filing hid the message (it reached the hide threshold).
+    public var hidMessage: Bool
+}
+
+extension FlagRepository {
+    public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
+                         now: String, hideThreshold: Int) async throws -> FlagOutcome {
+        try await fileFlag(messageID: messageID, reporter: reporter, reason: reason, details: details, custom: custom, id: id,
+                           now: now, hideThreshold: hideThreshold, events: { _ in [] })
+    }
+
+    public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
+        try await withdrawFlag(messageID: messageID, reporterID: reporterID, events: { _ in [] })
+    }
+
+    public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
+                       audit: AuditEntry) async throws -> ReviewResult? {
+        try await review(messageID: messageID, resolution: resolution, removeMessage: removeMessage, by: moderator, now: now,
+                         audit: audit, events: { _ in [] })
+    }
 }
 
 extension SQLStore {
     static var flagColumns: String { "id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, state, resolution, resolved_by, resolved_at, created_at" }
 
     public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
-                         now: String, hideThreshold: Int) async throws -> FlagOutcome {
+                         now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent])
+        async throws -> FlagOutcome {
         try await write { database in
             guard let message = try MessageSQL.read(database, id: messageID),
                   MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: reporter)
@@ -119,23 +158,31 @@ extension SQLStore {
                 [.text(messageID), .text(reporter.userID)]) {
                 return .existing(Self.storedFlag(existing))
             }
-            if hideThreshold > 0 {
+            var hid = false
+            if hideThreshold > 0, !message.hidden {
                 let reporters = try database.fetchValue(
                     "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != ?",
                     [.text(messageID), .text(SystemFlag.reporterID)], as: Int.self) ?? 0
                 if reporters >= hideThreshold {
                     try database.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text(messageID)])
+                    hid = true
                 }
             }
+            var flagged = message
+            flagged.hidden = message.hidden || hid
+            try EventLog.append(try events(FiledFlag(flag: flag, message: flagged, hidMessage: hid)), database)
             return .created(flag)
         }
     }
 
-    public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
+    public func withdrawFlag(messageID: String, reporterID: String, events: @escaping @Sendable (StoredFlag) throws -> [NewEvent])
+        async throws -> Bool {
         try await write { database in
-            try database.execute("UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
-                                 [.text(messageID), .text(reporterID)])
-            return database.changes > 0
+            guard let withdrawn = try database.fetchOne(
+                "UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open' RETURNING \(Self.flagColumns)",
+                [.text(messageID), .text(reporterID)]) else { return false }
+            try EventLog.append(try events(Self.storedFlag(withdrawn)), database)
+            return true
         }
     }
 
@@ -197,7 +244,7 @@ extension SQLStore {
     }
 
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                       audit: AuditEntry) async throws -> ReviewResult? {
+                       audit: AuditEntry, events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
         try await write { database in
             guard try MessageSQL.read(database, id: messageID) != nil else { return nil }
             try database.execute(
@@ -212,7 +259,9 @@ extension SQLStore {
                 try database.execute("UPDATE messages SET hidden = 0 WHERE id = ?", [.text(messageID)])
             }
             try Self.insert(audit, database)
-            return ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved)
+            let result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved)
+            try EventLog.append(try events(result), database)
+            return result
         }
     }
 

@@ -48,7 +48,7 @@ extension SQLStore {
                     """,
                     [.text(locale), .text(key), .text(value), .text(now), .text(actor)])
             }
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             // Read back inside the change's transaction, which holds the version's row: versions
             // follow the order of the commits.
             return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
@@ -59,7 +59,7 @@ extension SQLStore {
         return try await write { database in
             try database.execute("DELETE FROM localization_overrides WHERE locale = ? AND key = ?", [.text(locale), .text(key)])
             guard database.changes > 0 else { return nil }
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return OverrideSnapshot(sequence: try Self.advance(.overrides, database), overrides: try Self.readOverrides(database))
         }
     }

@@ -97,7 +97,8 @@ public protocol MessageRepository: Sendable {
     /// Stores a new message (and the flags filed with it) in one transaction, checking its
     /// parent there too, and calls `completion` once committed, from the store's thread. For
     /// callers that are not async: the send path.
-    func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+    /// `events` are written only when the message is stored (not for a retry or a conflict).
+    func send(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
               completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void)
     func message(id: String) async throws -> StoredMessage?
     /// A channel's newest messages visible to `viewer` before `sequence` (or the newest), newest first.
@@ -105,8 +106,23 @@ public protocol MessageRepository: Sendable {
     /// Reads the message and applies `change` in one transaction, so two changes to one message
     /// are decided one after the other. Returns the message as the change left it (nil when
     /// erased), or nil with `found` false when there is no such message.
-    func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+    /// `events` makes the events of a change from the message before and after it (nil once
+    /// erased), in the same transaction; it is not called when nothing changed.
+    func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange,
+                                events: @escaping @Sendable (_ before: StoredMessage, _ after: StoredMessage?) throws -> [NewEvent])
         async throws -> (found: Bool, message: StoredMessage?)
     /// Earlier texts of a message, oldest first, after revision `after`, at most `limit`.
     func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision]
+}
+
+extension MessageRepository {
+    public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+                     completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        send(message, flags: flags, events: [], sender: sender, completion: completion)
+    }
+
+    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+        async throws -> (found: Bool, message: StoredMessage?) {
+        try await self.change(id, change, events: { _, _ in [] })
+    }
 }

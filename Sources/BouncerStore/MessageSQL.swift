@@ -40,8 +40,8 @@ public enum MessageSQL {
     /// first made, a reply's parent must be one the sender may see, and an id taken by another
     /// message is a conflict. `insert` adds the row (`values`' columns) and gives its sequence, or
     /// nil when the id is taken: each store inserts its own way.
-    public static func send<C: SQLConnection>(_ message: StoredMessage, flags: [NewFlag], sender: Viewer, _ database: C,
-                                       insert: (C) throws -> Int64?) throws -> SendOutcome {
+    public static func send<C: SQLConnection>(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
+                                              _ database: C, insert: (C) throws -> Int64?) throws -> SendOutcome {
         // A retry is answered with what it first made, whatever has happened to the parent since.
         // Most sends are new and no reply: those skip this lookup, and find a taken id on insert.
         if message.parentID != nil, let existing = try read(database, id: message.id) {
@@ -60,6 +60,7 @@ public enum MessageSQL {
         var stored = message
         stored.sequence = sequence
         try MessageSQL.insert(flags, database)
+        try EventLog.append(events, database)
         return .created(stored)
     }
 
@@ -85,7 +86,8 @@ extension SQLStore {
         try await read { database in try MessageSQL.read(database, id: id) }
     }
 
-    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
+    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange,
+                                       events: @escaping @Sendable (_ before: StoredMessage, _ after: StoredMessage?) throws -> [NewEvent])
         async throws -> (found: Bool, message: StoredMessage?) {
         try await write { database in
             guard let current = try MessageSQL.read(database, id: id) else { return (false, nil) }
@@ -94,6 +96,7 @@ extension SQLStore {
                 return (true, current)
             case .erase:
                 try database.execute("DELETE FROM messages WHERE id = ?", [.text(id)])
+                try EventLog.append(try events(current, nil), database)
                 return (true, nil)
             case .update(let updated, let keepRevision, let flags):
                 if keepRevision {
@@ -115,6 +118,7 @@ extension SQLStore {
                 try MessageSQL.insert(flags, database)
                 var result = updated
                 result.sequence = current.sequence
+                try EventLog.append(try events(current, result), database)
                 return (true, result)
             }
         }

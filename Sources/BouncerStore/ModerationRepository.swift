@@ -114,7 +114,7 @@ extension SQLStore {
                 [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
                  ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
             try Self.insert(audit, database)
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return try Self.advance(.bans, database)
         }
     }
@@ -124,7 +124,7 @@ extension SQLStore {
             try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
             guard database.changes > 0 else { return nil }
             try Self.insert(audit, database)
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return try Self.advance(.bans, database)
         }
     }

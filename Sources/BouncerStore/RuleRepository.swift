@@ -118,7 +118,7 @@ extension SQLStore {
             for rule in rules[whole...] {
                 try database.execute("INSERT INTO rules (\(Self.ruleColumns)) VALUES \(Self.ruleRow)", Self.values(rule))
             }
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
@@ -134,7 +134,7 @@ extension SQLStore {
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
                  Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }
@@ -143,7 +143,7 @@ extension SQLStore {
         try await write { database in
             try database.execute("DELETE FROM rules WHERE id = ?", [.text(id)])
             guard database.changes > 0 else { return nil }
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
         }
     }

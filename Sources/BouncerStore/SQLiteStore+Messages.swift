@@ -4,13 +4,13 @@ extension SQLiteStore: MessageRepository {
     private static let channelPage = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false)
     private static let channelPageForViewer = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: true)
 
-    public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
+    public func send(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         // Made here, on the caller's thread: the writer's thread is the one every send waits for.
         let values = MessageSQL.values(message)
-        // Without system flags, the insert below is the only statement that changes anything.
-        writer.write(oneStatement: flags.isEmpty, { database in
-            try MessageSQL.send(message, flags: flags, sender: sender, database) { database in
+        // Without system flags or events, the insert below is the only statement that changes anything.
+        writer.write(oneStatement: flags.isEmpty && events.isEmpty, { database in
+            try MessageSQL.send(message, flags: flags, events: events, sender: sender, database) { database in
                 try database.execute(Self.insertMessage, values)
                 return database.changes == 0 ? nil : database.lastInsertRowID
             }

@@ -39,7 +39,7 @@ extension SQLStore {
                 INSERT INTO settings (id, value, updated_at, updated_by) VALUES (1, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by
                 """, [.text(json), .text(now), .text(actor)])
-            try Self.append(events, database)
+            try EventLog.append(events, database)
             return try Self.advance(.settings, database)
         }
     }

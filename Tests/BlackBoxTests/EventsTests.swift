@@ -46,4 +46,55 @@ import TestSupport
             #expect(try h.call("GET", "/v1/events", as: "alice").status == 403)
         }
     }
+
+    /// Each moderated send, change, flag and review is an event whose `data` shows the message
+    /// as a moderator sees it; a delivered message without moderation, and a retried send, are not.
+    @Test func messagesFlagsAndReviewsAreEvents() async throws {
+        try await blocking {
+            let h = try MessagesTests.Harness()
+            try h.addUsers(["carol"])
+            for (pattern, action) in [("pear", "bounce_flag"), ("plum", "remove"), ("fig", "shadow"), ("kiwi", "flag")] {
+                try h.rule(pattern, action)
+            }
+            #expect(try h.call("PATCH", "/v1/config", as: "root", body: #"{"auto_hide_flag_threshold":2}"#).status == 200)
+            #expect(try h.send("hello", id: "h1").status == 201)
+            #expect(try h.send("a pear", id: "b1").status == 201)
+            #expect(try h.send("a pear", id: "b1").status == 200, "a retry")
+            #expect(try h.send("a plum", id: "r1").status == 201)
+            #expect(try h.send("a fig", id: "s1").status == 201)
+            #expect(try h.send("a kiwi", id: "f1").status == 201)
+            #expect(try h.call("POST", "/v1/messages/b1/resend", as: "alice").status == 200)
+            #expect(try h.call("PATCH", "/v1/messages/h1", as: "alice", body: #"{"text":"hello there"}"#).status == 200)
+            #expect(try FlagsTests.flag(h, "h1", as: "bob").status == 201)
+            #expect(try FlagsTests.flag(h, "h1", as: "bob").status == 200, "filed already: no event")
+            #expect(try FlagsTests.flag(h, "h1", as: "carol").status == 201)
+            #expect(try h.call("DELETE", "/v1/messages/h1/flag", as: "bob").status == 204)
+            #expect(try h.call("POST", "/v1/messages/h1/review", as: "mod", body: #"{"decision":"dismiss"}"#).status == 200)
+            #expect(try h.call("DELETE", "/v1/messages/f1", as: "alice").status == 204)
+
+            let types = "message.bounced,message.removed,message.shadowed,message.flagged,message.hidden,message.resent,"
+                + "message.edited,message.deleted,flag.withdrawn,review.decided"
+            let body = try #require(try h.call("GET", "/v1/events?types=\(types)", as: "mod").json)
+            let events = try #require(body["events"] as? [[String: Any]])
+            let data = events.map { $0["data"] as? [String: Any] ?? [:] }
+            let told = zip(events, data).map { "\($0["type"] as? String ?? "?") \($1["message_id"] as? String ?? $1["id"] as? String ?? "?")" }
+            #expect(told == ["message.bounced b1", "message.removed r1", "message.shadowed s1", "message.flagged f1", "message.resent b1",
+                             "message.edited h1", "message.flagged h1", "message.flagged h1", "message.hidden h1", "flag.withdrawn h1",
+                             "review.decided h1", "message.deleted f1"])
+            guard told.count == 12 else { return }
+            // The message as a moderator sees it: its state and verdict, and the flag that was filed.
+            #expect(data[0]["state"] as? String == "bounced" && data[0]["moderation"] != nil && data[0]["alert"] == nil)
+            #expect(data[2]["state"] as? String == "shadowed")
+            let ruleFlag = data[3]["flag"] as? [String: Any]
+            #expect(ruleFlag?["reporter_id"] as? String == "system" && ruleFlag?["rule_id"] is String)
+            #expect(data[4]["state"] as? String == "delivered")
+            #expect(data[5]["text"] as? String == "hello there" && data[5]["edited"] as? Bool == true)
+            #expect((data[6]["flag"] as? [String: Any])?["reporter_id"] as? String == "bob")
+            #expect((data[7]["flag"] as? [String: Any])?["reporter_id"] as? String == "carol")
+            #expect(data[9]["reporter_id"] as? String == "bob" && data[9]["state"] as? String == "withdrawn" && data[9]["message_id"] as? String == "h1")
+            #expect(data[10]["decision"] as? String == "dismiss" && data[10]["resolved"] as? Int == 1
+                    && data[10]["moderator_id"] as? String == "mod" && (data[10]["message"] as? [String: Any])?["id"] as? String == "h1")
+            #expect(data[11]["state"] as? String == "deleted")
+        }
+    }
 }

@@ -62,7 +62,7 @@ import TestSupport
             for index in 0..<total {
                 group.addTask {
                     // Events alone: no other row of the change serializes these transactions.
-                    try await instances[index % 2].write { try PostgresStore.append([Self.event("config.changed", #"{"n":\#(index)}"#)], $0) }
+                    try await instances[index % 2].write { try EventLog.append([Self.event("config.changed", #"{"n":\#(index)}"#)], $0) }
                     return []
                 }
             }

@@ -76,7 +76,9 @@ struct FlagRoutes: Sendable {
             try await handlers.file(request, identity)
         }
         routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
-            guard try await handlers.repository.withdrawFlag(messageID: request.parameter("id"), reporterID: identity.userID) else {
+            let events = handlers.localization.messageEvents
+            guard try await handlers.repository.withdrawFlag(messageID: request.parameter("id"), reporterID: identity.userID,
+                                                             events: { events.ofWithdrawal($0) }) else {
                 throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
             }
             return Response(status: .noContent)
@@ -112,7 +114,7 @@ struct FlagRoutes: Sendable {
         let outcome = try await repository.fileFlag(
             messageID: request.parameter("id"), reporter: identity.viewer,
             reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
-            hideThreshold: settings.value.auto_hide_flag_threshold)
+            hideThreshold: settings.value.auto_hide_flag_threshold, events: { [events = localization.messageEvents] in events.ofFiling($0) })
         switch outcome {
         case .created(let flag): return .json(.created, Self.json(flag))
         case .existing(let flag): return .json(.ok, Self.json(flag))
@@ -210,9 +212,13 @@ struct FlagRoutes: Sendable {
         }
         let messageID = request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
+        let (events, decision) = (localization.messageEvents, input.decision)
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",
-                                                       by: identity.userID, now: Timestamp.now(), audit: entry),
+                                                       by: identity.userID, now: Timestamp.now(), audit: entry, events: { result in
+                                                           events.ofReview(result, messageID: messageID, decision: decision,
+                                                                           resolution: resolution, moderatorID: identity.userID)
+                                                       }),
               let message = result.message else { throw MessagesRoutes.notFound }
         if input.decision == "ban_author" {
             _ = try await ModeratorRoutes.ban(message.userID, reason: input.note, seconds: input.ban_duration_seconds, shadow: false,

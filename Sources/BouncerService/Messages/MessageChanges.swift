@@ -49,7 +49,7 @@ extension MessagesRoutes {
             updated.edited = true
             updated.updatedAt = now
             return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
-        }
+        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageEdited, before: before, after: after) }
         guard result.found, let message = result.message else { throw Self.notFound }
         return try respond(message, to: request, identity)
     }
@@ -78,7 +78,7 @@ extension MessagesRoutes {
             case .unavailable:
                 return .unchanged
             }
-        }
+        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageResent, before: before, after: after) }
         guard result.found, let message = result.message else { throw Self.notFound }
         return try respond(message, to: request, identity)
     }
@@ -96,7 +96,7 @@ extension MessagesRoutes {
             updated.state = .deleted
             updated.updatedAt = now
             return .update(updated, keepRevision: false, flags: [])
-        }
+        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageDeleted, before: before, after: after) }
         guard result.found else { throw Self.notFound }
         if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
             try await audit.record(identity, "message.delete", "message", request.parameter("id"),

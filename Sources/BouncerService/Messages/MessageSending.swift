@@ -56,7 +56,8 @@ extension MessagesRoutes {
                                 detail: "`parent_id` is not a message of this channel.")
             }
         }
-        store.send(message, flags: outcome.systemFlags(messageID: id, channelID: channelID, now: now), sender: sender) { result in
+        let flags = outcome.systemFlags(messageID: id, channelID: channelID, now: now)
+        store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: sender) { result in
             responder.respond { try answer(result.get()) }
         }
     }
