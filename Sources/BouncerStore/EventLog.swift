@@ -32,6 +32,8 @@ public struct StoredEvent: Sendable, Equatable {
 public protocol EventRepository: Sendable {
     /// Events after `after`, oldest first, of `types` only when given.
     func events(after: Int64, types: [String]?, limit: Int) async throws -> [StoredEvent]
+    /// The newest committed event's id (0 with none): where a reader of new events starts.
+    func lastEventID() async throws -> Int64
     /// Deletes up to `limit` of the oldest events created before `before`; returns how many.
     func pruneEvents(before: String, limit: Int) async throws -> Int
 }
@@ -78,6 +80,10 @@ extension SQLStore {
                             data: row.get("data") ?? "null")
             }
         }
+    }
+
+    public func lastEventID() async throws -> Int64 {
+        try await read { database in try database.fetchValue("SELECT coalesce(max(id), 0) FROM events", as: Int64.self) ?? 0 }
     }
 
     public func pruneEvents(before: String, limit: Int) async throws -> Int {

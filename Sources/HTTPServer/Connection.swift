@@ -41,6 +41,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private var current: PendingRequest?
     private var output: [UInt8] = []
     private var outputOffset = 0
+    /// The body of a streamed response, once one has started: then nothing more is read.
+    private var stream: ResponseStream?
 
     var closed: Bool { state.isClosed }
     var deadlineDue: UInt64 { state.deadlineDue }
@@ -77,8 +79,30 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     // MARK: - Reading
 
     func readable(hangUp: Bool = false) {
-        guard state.readable(hangUp: hangUp), readAvailable() >= 0 else { return }
+        guard state.readable(hangUp: hangUp) else { return }
+        if stream != nil { return discardStreamInput() }
+        guard readAvailable() >= 0 else { return }
         processInput()
+    }
+
+    /// While a response streams the peer has nothing more to say: what it sends is dropped, and
+    /// its end (or a failure) closes the connection.
+    private func discardStreamInput() {
+        let buffer = loop.readBuffer
+        var total = 0
+        while total < Self.readBudget {
+            switch Socket.read(fd, into: buffer) {
+            case .bytes(let count):
+                total += count
+                if count < buffer.count && !state.peerHungUp { return }
+            case .wouldBlock:
+                return
+            case .closed, .failed:
+                close()
+                return
+            }
+        }
+        loop.execute { self.readable(hangUp: false) }
     }
 
     /// Reads what the socket has into the parser: the byte count, or -1 when the connection
@@ -186,7 +210,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     func respond(to pending: PendingRequest, with response: Response) {
         guard !state.isClosed else { return }
         let head = pending.head
-        let keepAlive = state.responseReady(keepAliveRequested: head.keepAlive)
+        // A streamed response lasts as long as the connection.
+        let keepAlive = state.responseReady(keepAliveRequested: head.keepAlive && response.stream == nil)
         let omitBody = ResponseSerializer.omitsBody(method: head.method, status: response.status)
         send(response, to: pending, keepAlive: keepAlive, omitBody: omitBody, loggedBytes: omitBody ? 0 : response.body.count)
     }
@@ -210,6 +235,29 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                                                  http10: head.version.minor == 0, omitBody: omitBody))
         context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
                                                        bytes: loggedBytes, started: pending.started))
+        if let start = response.stream, !omitBody {
+            state.streamStarted()
+            let stream = ResponseStream(connection: self)
+            self.stream = stream
+            flush()
+            start(stream)
+            return
+        }
+        flush()
+    }
+
+    /// More of a streamed response's body. A reader this far behind is closed (it resumes where
+    /// it left off); the stream's producer hears of it through `onClose`.
+    /// (A piece is taken whole while the reader keeps up, however large: the limit is on what
+    /// waits before it.)
+    func streamOutput(_ bytes: [UInt8]) {
+        guard let stream, !state.isClosed else { return }
+        stream.arrived(bytes.count)
+        if output.count - outputOffset > context.limits.maxStreamBacklogBytes {
+            close()
+            return
+        }
+        queueOutput(bytes)
         flush()
     }
 
@@ -235,6 +283,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 outputOffset += count
             case .wouldBlock:
                 if state.writeBlocked(now: Self.now()) { loop.watchWritable(fd, token: token, true) }
+                stream?.queuedNow(output.count - outputOffset)
                 return false
             case .closed, .failed:
                 close()
@@ -243,6 +292,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         }
         output.removeAll(keepingCapacity: false)
         outputOffset = 0
+        stream?.queuedNow(0)
         let written = state.writeCompleted()
         if written.stopWatchingWritable { loop.watchWritable(fd, token: token, false) }
         if written.close { close() }
@@ -287,5 +337,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         if token != 0 { loop.deregister(fd, token: token) }
         Glibc.close(fd)
         context.connectionClosed(self)
+        stream?.connectionClosed()
+        stream = nil
     }
 }

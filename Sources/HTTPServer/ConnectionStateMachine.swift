@@ -21,6 +21,9 @@ struct ConnectionStateMachine {
         case handling
         /// Its response is queued; once written, the connection closes or takes the next request.
         case responding(thenClose: Bool)
+        /// Its response streams for as long as the connection lasts: nothing more is taken from
+        /// the peer, whose input is read only to learn that it left.
+        case streaming
         /// An error response is queued, after which the connection closes: nothing that follows
         /// on it can be trusted, so nothing more is read.
         case failing
@@ -66,7 +69,7 @@ struct ConnectionStateMachine {
     var isTakingRequests: Bool {
         switch phase {
         case .idle, .head, .body: true
-        case .handling, .responding, .failing, .closed: false
+        case .handling, .responding, .streaming, .failing, .closed: false
         }
     }
 
@@ -192,6 +195,11 @@ struct ConnectionStateMachine {
         return !close
     }
 
+    /// The response's head went out and its body streams on (`Response.stream`).
+    mutating func streamStarted() {
+        phase = .streaming
+    }
+
     /// Not all the output could be written: the peer has the write timeout to read the rest.
     /// Whether the loop is to start watching for writability.
     mutating func writeBlocked(now: UInt64) -> Bool {
@@ -211,7 +219,7 @@ struct ConnectionStateMachine {
             return (stopWatching, thenClose)
         case .failing:
             return (stopWatching, true)
-        case .idle, .head, .body, .handling, .closed:
+        case .idle, .head, .body, .handling, .streaming, .closed:
             return (stopWatching, false)
         }
     }
@@ -223,7 +231,7 @@ struct ConnectionStateMachine {
     mutating func drainRequested() -> Bool {
         guard phase != .closed else { return false }
         draining = true
-        return phase == .idle
+        return phase == .idle || phase == .streaming
     }
 
     /// Whether the connection was open, and so is to be closed now.
@@ -271,7 +279,7 @@ struct ConnectionStateMachine {
             return .close
         case .head, .body:
             return .fail(fail(.requestTimeout))
-        case .handling, .responding, .failing, .closed:
+        case .handling, .responding, .streaming, .failing, .closed:
             return .none
         }
     }

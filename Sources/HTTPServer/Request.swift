@@ -104,11 +104,22 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Set for a response whose body goes on after `body` for as long as the connection lasts
+    /// (Server-Sent Events): called with the stream once the head and `body` are queued. Such a
+    /// response has no length and ends the connection when it ends.
+    public var stream: (@Sendable (ResponseStream) -> Void)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response that streams: see `stream`.
+    public static func streaming(headers: HTTPHeaders, body: [UInt8] = [], _ start: @escaping @Sendable (ResponseStream) -> Void) -> Response {
+        var response = Response(status: .ok, headers: headers, body: body)
+        response.stream = start
+        return response
     }
 
     /// A JSON response from bytes that are already JSON.

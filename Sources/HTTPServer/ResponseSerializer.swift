@@ -28,7 +28,7 @@ enum ResponseSerializer {
         for field in response.headers where !managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
             line(field.name, field.value)
         }
-        if response.status.code != 204 && response.status.code != 304 {
+        if response.status.code != 204 && response.status.code != 304 && response.stream == nil {
             line("Content-Length", String(response.body.count))
         }
         line("Date", HTTPDate.shared.now)

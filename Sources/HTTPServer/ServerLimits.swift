@@ -27,6 +27,10 @@ public struct ServerLimits: Sendable, Equatable {
     public var writeTimeout: Duration = .seconds(30)
     /// Open connections at most; past it the server stops accepting until one closes.
     public var maxConnections = 10_000
+    /// Bytes a streamed response (Server-Sent Events) may have waiting for its reader before the
+    /// connection is closed: a reader that falls this far behind resumes from its last event
+    /// instead of growing the server's memory.
+    public var maxStreamBacklogBytes = 256 * 1024
 
     public init() {}
 }

@@ -202,4 +202,27 @@ struct ConnectionStateMachineTests {
         let continued = ConnectionHarness(limits: Self.limits)
         #expect(continued.receiveHead(.post(length: 10, expectsContinue: true)) == "sendContinue")
     }
+
+    @Test("a streamed response has no deadline while its reader keeps up, is closed when the reader stops for the write timeout, and by a drain at once")
+    func streaming() {
+        let connection = ConnectionHarness(limits: Self.limits)
+        #expect(connection.receiveHead(RequestHead.get) == "readBody")
+        connection.handle()
+        #expect(!connection.respond(keepAliveRequested: false))
+        connection.streamStarts()
+        #expect(!connection.written(), "the head and first bytes are written; the stream goes on")
+        #expect(connection.phase == .streaming)
+        #expect(connection.isReading, "input is read, to learn that the reader left")
+        #expect(connection.wait(.seconds(3600)) == [], "an hour without events: no timeout")
+        #expect(connection.writeBlocks())
+        #expect(connection.wait(.milliseconds(29_999)) == [])
+        #expect(connection.wait(.milliseconds(1)) == ["close"], "a reader that takes nothing for the write timeout is closed")
+
+        let drained = ConnectionHarness(limits: Self.limits)
+        #expect(drained.receiveHead(RequestHead.get) == "readBody")
+        drained.handle()
+        _ = drained.respond(keepAliveRequested: false)
+        drained.streamStarts()
+        #expect(drained.drain(), "a shutdown closes a stream at once")
+    }
 }

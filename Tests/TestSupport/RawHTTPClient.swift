@@ -194,6 +194,20 @@ public final class RawHTTPClient: @unchecked Sendable {
         try await retrySleeping(until: Self.deadline(timeout), "response") { try receive { try bufferedResponse(expectBody: expectBody) } }
     }
 
+    /// Reads until `take` finds what it wants at the start of the buffer: it returns that and how
+    /// many bytes it used (removed from the buffer), or nil to wait for more. For streamed
+    /// responses, read a piece at a time.
+    public func read<T>(timeout: Duration = .seconds(5), _ what: String = "stream data",
+                        _ take: @escaping ([UInt8]) throws -> (T, used: Int)?) throws -> T {
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLIN), what) {
+            try receive {
+                guard let (found, used) = try take(buffer) else { return nil }
+                buffer.removeFirst(used)
+                return found
+            }
+        }
+    }
+
     /// Waits for the peer to close the connection and returns every byte received before that.
     /// Throws `timedOut` if the connection is still open when `timeout` ends.
     public func readUntilClosed(timeout: Duration = .seconds(3)) throws -> [UInt8] {
@@ -345,7 +359,7 @@ public final class RawHTTPClient: @unchecked Sendable {
         return response
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
@@ -354,7 +368,7 @@ public final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// Parses a status line and header lines (without the blank line that ends them).
-    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> RawResponse {
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> RawResponse {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)

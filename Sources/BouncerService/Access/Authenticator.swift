@@ -19,11 +19,25 @@ struct Authenticator: Sendable {
                                         detail: "The token is malformed, forged, expired or not yet valid.",
                                         headers: ["WWW-Authenticate": invalidTokenChallenge])
 
-    func identity(for request: Request) throws(HTTPError) -> Identity {
-        guard let value = request.headers["authorization"] else { throw Self.missingToken }
-        guard request.headers.count(of: "authorization") == 1, let token = Self.bearerToken(value) else {
-            reject(request, because: "the Authorization header is not one `Bearer <token>`")
-            throw Self.invalidToken
+    /// `queryToken`: without an Authorization header, the `access_token` query parameter is
+    /// taken instead (RFC 6750 section 2.3), for browsers' EventSource, which cannot send headers.
+    /// The access log records paths without their query, so the token is never logged.
+    func identity(for request: Request, queryToken: Bool = false) throws(HTTPError) -> Identity {
+        let token: String
+        if let value = request.headers["authorization"] {
+            guard request.headers.count(of: "authorization") == 1, let bearer = Self.bearerToken(value) else {
+                reject(request, because: "the Authorization header is not one `Bearer <token>`")
+                throw Self.invalidToken
+            }
+            token = bearer
+        } else if queryToken, let value = request.query("access_token") {
+            guard !value.isEmpty else {
+                reject(request, because: "`access_token` is empty")
+                throw Self.invalidToken
+            }
+            token = value
+        } else {
+            throw Self.missingToken
         }
         let now = Date().timeIntervalSince1970
         if let identity = verified.identity(for: token, now: now) { return identity }

@@ -16,15 +16,17 @@ public final class Application: Sendable {
     /// Puts in force what other instances change, when they share the store.
     let changes: ChangeFollower?
     let eventPruner: EventPruner
+    let eventFeed: EventFeed
 
     init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
-         eventPruner: EventPruner) {
+         eventPruner: EventPruner, eventFeed: EventFeed) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
         self.server = server
         self.changes = changes
         self.eventPruner = eventPruner
+        self.eventFeed = eventFeed
     }
 
     /// Starts listening; returns the bound port.
@@ -43,6 +45,7 @@ public final class Application: Sendable {
         await server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         changes?.stop()
         eventPruner.stop()
+        eventFeed.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -95,8 +98,10 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter,
                                           rules: rules)
     let bans = try await BanList(repository: store)
+    let eventFeed = EventFeed(repository: store, logger: logger, heartbeatInterval: configuration.eventHeartbeat)
+    metrics.gauge("bouncer_event_streams", "Event streams (GET /v1/events/stream) open now.") { Double(eventFeed.streamCount) }
     let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
-                            authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger),
+                            authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger), eventFeed: eventFeed,
                             sendLimiter: sendLimiter, availability: availability,
                             backupDirectory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("backups").path)
     let events = ServerEvents(
@@ -121,7 +126,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                                  logger: logger, metrics: metrics)
     let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
-                       eventPruner: eventPruner)
+                       eventPruner: eventPruner, eventFeed: eventFeed)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -168,7 +173,7 @@ private func describe(_ source: SigningSecret.Source) -> String {
 
 /// Every route of the service, with who may call it.
 func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
-                metrics: Metrics = Metrics.service(), authenticator: Authenticator, sendLimiter: RateLimiter,
+                metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil, sendLimiter: RateLimiter,
                 availability: StoreAvailability? = nil, backupDirectory: String = "data/backups") -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
@@ -181,6 +186,6 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
         .register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
-    EventRoutes(repository: store).register(in: &routes)
+    EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)
     return routes
 }

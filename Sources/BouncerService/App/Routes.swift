@@ -65,8 +65,8 @@ struct Routes {
     /// Checks the caller's token, role and (with `limitedAsSend`) send rate: the one place
     /// access is enforced, for every kind of route.
     private static func admit(_ request: Request, _ minimum: Role, _ authenticator: Authenticator,
-                              _ limiter: RateLimiter?) throws(HTTPError) -> Identity {
-        let identity = try authenticator.identity(for: request)
+                              _ limiter: RateLimiter?, queryToken: Bool = false) throws(HTTPError) -> Identity {
+        let identity = try authenticator.identity(for: request, queryToken: queryToken)
         try Access.require(minimum, identity)
         if let limiter, case .limited(let retryAfter) = limiter.take(identity.userID) {
             throw rateLimited(retryAfter)
@@ -105,13 +105,14 @@ struct Routes {
 
     /// A route for callers with a valid token of at least `minimum`. With `limitedAsSend`, each
     /// call spends one of the caller's send tokens (429 with Retry-After when none are left).
+    /// With `queryToken`, the token may come as `?access_token=` instead of a header.
     mutating func add(_ method: String, _ path: String, _ minimum: Role, limitedAsSend: Bool = false, maxBodyBytes: Int? = nil,
-                      _ handler: @escaping @Sendable (Request, Identity) async throws -> Response) {
+                      queryToken: Bool = false, _ handler: @escaping @Sendable (Request, Identity) async throws -> Response) {
         let authenticator = self.authenticator
         let limiter = limitedAsSend ? sendLimiter : nil
         let shared = limitedAsSend ? sharedSendRates : nil
         router.add(method, path, .async { request in
-            let identity = try Self.admit(request, minimum, authenticator, limiter)
+            let identity = try Self.admit(request, minimum, authenticator, limiter, queryToken: queryToken)
             if let shared, let limiter, limiter.rate > 0,
                case .limited(let retryAfter) = await shared.take(identity.userID, rate: limiter.rate, burst: limiter.burst) {
                 throw Self.rateLimited(retryAfter)

@@ -32,6 +32,8 @@ public struct ServiceConfiguration: Sendable {
     public var defaultLocale = "en"
     /// How long events are kept (`GET /v1/events` and the stream reach back this far).
     public var eventRetention: Duration = .seconds(7 * 86_400)
+    /// How often an event stream sends a comment line (proxies close connections that stay silent).
+    public var eventHeartbeat: Duration = .seconds(15)
 
     public init() {}
 

@@ -5,9 +5,28 @@ import HTTPServer
 /// (or polls) instead of holding a stream open.
 struct EventRoutes: Sendable {
     let repository: any EventRepository
+    let feed: EventFeed
 
     func register(in routes: inout Routes) {
-        let repository = self.repository
+        let (repository, feed) = (self.repository, self.feed)
+        // Server-Sent Events: from `Last-Event-ID` (a reconnecting EventSource sends it) or
+        // `after`, else from now on.
+        routes.add("GET", "/v1/events/stream", .moderator, queryToken: true) { request, _ in
+            let types = try Self.types(request).map(Set.init)
+            var after = try request.query("after").map { _ in try Self.after(request) }
+            if let last = request.headers["last-event-id"] {
+                guard let id = Int64(last.trimmingCharacters(in: .whitespaces)), id >= 0 else {
+                    throw HTTPError.badRequest("invalid_field", "`Last-Event-ID` must be an event id (0 or more).")
+                }
+                after = id
+            }
+            let resume = after
+            return Response.streaming(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                                "X-Accel-Buffering": "no"],
+                                      body: Array(": events of Bouncer\nretry: 2000\n\n".utf8)) { stream in
+                feed.follow(stream, after: resume, types: types)
+            }
+        }
         routes.add("GET", "/v1/events", .moderator) { request, _ in
             let after = try Self.after(request)
             let types = try Self.types(request)

@@ -51,6 +51,9 @@ final class ConnectionHarness {
     /// The socket takes no more output: whether the loop is to start watching for writability.
     func writeBlocks() -> Bool { machine.writeBlocked(now: now) }
 
+    /// The response's head is out and its body streams on.
+    func streamStarts() { machine.streamStarted() }
+
     /// All output is written: whether the connection closes now.
     func written() -> Bool { machine.writeCompleted().close }
 
