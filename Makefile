@@ -2,7 +2,7 @@
 # they need when run as root, and name them otherwise.
 
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev pkg-config
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl postgresql
 BENCH_PACKAGES := wrk nginx-light curl postgresql
 
@@ -55,6 +55,7 @@ ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|FlagsTests|ModeratorsTests|Ru
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/webhook-receiver-venv.sh
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-steps
 
 test-steps:
@@ -117,6 +118,7 @@ ABUSE_UNDER_SANITIZER = python3 Tests/abuse/run.py --only crash,shutdown,connect
 
 test-sanitize: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/webhook-receiver-venv.sh
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-sanitize-steps
 
 test-sanitize-steps:

@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libcurl, through which webhooks are delivered.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -58,7 +64,7 @@ let package = Package(
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
         // The API's description is a plain OpenAPI file, embedded in the binary.
         .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
-                                                       "BouncerModeration", "COpenSSL", "JSON", "Locking"],
+                                                       "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"],
                 resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.

@@ -6,6 +6,11 @@ import BouncerStore
 public final class PostgresStore: SQLStore {
     public let url: String
     public let writer: PostgresWriter
+    /// Transactions of one write each, on a connection of their own (`writeApart`). Their commits
+    /// do not wait for the disk: what they record (webhook deliveries taken and attempted, the
+    /// events fanned out) is done again if a crash of the database loses it, which at-least-once
+    /// delivery allows, and the send path's commits do not queue behind theirs.
+    let backgroundWriter: PostgresWriter
     public let readers: PostgresReaderPool
     public let schemaVersion: Int
     let sendRates: PostgresSendRates
@@ -20,6 +25,7 @@ public final class PostgresStore: SQLStore {
         self.url = url
         schemaVersion = migrations.last?.version ?? 0
         writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert, onGroup: onGroup)
+        backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)
     }
@@ -32,10 +38,15 @@ public final class PostgresStore: SQLStore {
         try await writer.write(work)
     }
 
+    public func writeApart<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await backgroundWriter.write(work)
+    }
+
     public func close() {
         sendRates.close()
         readers.close()
         writer.close()
+        backgroundWriter.close()
     }
 }
 

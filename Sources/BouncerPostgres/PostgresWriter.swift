@@ -36,8 +36,13 @@ public final class PostgresWriter: Sendable {
         public var error: PostgresError?
     }
 
-    init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
-        session = PostgresSession(url: url, label: "bouncer.postgres.writer")
+    /// `synchronousCommit: false`: commits return before the log reaches the disk (a crash of
+    /// the database may lose the last few), for writes that are safe to lose and do again.
+    init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, synchronousCommit: Bool = true,
+         onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
+        session = PostgresSession(url: url, label: "bouncer.postgres.writer") { connection in
+            if !synchronousCommit { try connection.execute("SET synchronous_commit = off", []) }
+        }
         self.maxBatchSize = max(1, maxBatchSize)
         self.combinedInsert = combinedInsert
         self.onGroup = onGroup

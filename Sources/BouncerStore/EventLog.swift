@@ -29,6 +29,11 @@ public struct StoredEvent: Sendable, Equatable {
     }
 }
 
+extension StoredEvent {
+    /// The event as the API shows it: `data` is stored as the JSON it is.
+    public var json: String { #"{"id":\#(id),"type":"\#(type)","created_at":"\#(createdAt)","data":\#(data)}"# }
+}
+
 public protocol EventRepository: Sendable {
     /// Events after `after`, oldest first, of `types` only when given.
     func events(after: Int64, types: [String]?, limit: Int) async throws -> [StoredEvent]
@@ -75,11 +80,12 @@ extension SQLStore {
         arguments.append(.integer(Int64(limit)))
         let query = sql, bound = arguments
         return try await read { database in
-            try database.fetchAll(query, bound).map { row in
-                StoredEvent(id: row.get("id") ?? 0, type: row.get("type") ?? "", createdAt: row.get("created_at") ?? "",
-                            data: row.get("data") ?? "null")
-            }
+            try database.fetchAll(query, bound).map(Self.storedEvent)
         }
+    }
+
+    static func storedEvent(_ row: Row) -> StoredEvent {
+        StoredEvent(id: row.get("id") ?? 0, type: row.get("type") ?? "", createdAt: row.get("created_at") ?? "", data: row.get("data") ?? "null")
     }
 
     public func lastEventID() async throws -> Int64 {

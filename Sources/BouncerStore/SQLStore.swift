@@ -8,6 +8,10 @@ public protocol SQLStore: Sendable {
     func read<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
     /// Runs `work` in the next group commit and returns once that has committed.
     func write<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
+    /// Runs `work` in a transaction of its own, apart from the send path's groups: for background
+    /// work that locks rows other instances lock too (webhook deliveries), whose waits must not
+    /// hold sends up (or, with a send's event in the same transaction, deadlock with them).
+    func writeApart<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
     /// The schema version this release's migrations end at.
     var schemaVersion: Int { get }
     /// Every rule with what matching needs, for the engine (a backend may read them faster).
@@ -20,6 +24,11 @@ extension SQLiteStore: SQLStore {
     }
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(work)
+    }
+
+    /// One process writes a SQLite file, and takes no row locks: the groups serve.
+    public func writeApart<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.write(work)
     }
 }
@@ -35,7 +44,8 @@ extension DatabaseError: StoreFailure {}
 
 /// What the service holds a store by, whichever it is: every repository, and closing.
 public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository, ModerationRepository, SettingsRepository,
-    LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository, ChangeVersionRepository, EventRepository {
+    LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository, ChangeVersionRepository, EventRepository,
+    WebhookRepository {
     /// Where the store is, for logs: a file's path, or a server's host and database (never a password).
     var location: String { get }
     /// Starts calling `changed` soon after any instance commits a change of shared state (a

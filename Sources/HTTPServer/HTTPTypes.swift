@@ -29,6 +29,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let `continue` = HTTPStatus(code: 100)
     public static let ok = HTTPStatus(code: 200)
     public static let created = HTTPStatus(code: 201)
+    public static let accepted = HTTPStatus(code: 202)
     public static let noContent = HTTPStatus(code: 204)
     public static let badRequest = HTTPStatus(code: 400)
     public static let unauthorized = HTTPStatus(code: 401)

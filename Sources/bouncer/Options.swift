@@ -59,6 +59,15 @@ struct ParsedOptions {
                 parsed.values[spec.name] = value
             }
         }
+        // A flag's variable is set with 1 or true (0, false or empty: not set).
+        for spec in specs where !spec.takesValue {
+            guard let variable = spec.environment, let value = environment[variable]?.lowercased() else { continue }
+            switch value {
+            case "1", "true": parsed.flags.insert(spec.name)
+            case "", "0", "false": break
+            default: throw UsageError(description: "\(variable) must be 1, true, 0 or false, not \(value)")
+            }
+        }
         return parsed
     }
 

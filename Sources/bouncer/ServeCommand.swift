@@ -42,6 +42,10 @@ enum ServeCommand {
                    help: "time an idle keep-alive connection is kept open (default 60)"),
         OptionSpec(name: "event-retention-days", environment: "BOUNCER_EVENT_RETENTION_DAYS", valueName: "DAYS",
                    help: "how long events are kept for GET /v1/events (default 7)"),
+        OptionSpec(name: "webhook-allow-private", environment: "BOUNCER_WEBHOOK_ALLOW_PRIVATE", valueName: nil,
+                   help: "take loopback and private addresses as webhook URLs"),
+        OptionSpec(name: "webhook-retry-seconds", environment: "BOUNCER_WEBHOOK_RETRY_SECONDS", valueName: "SECONDS",
+                   help: "wait before a failed webhook delivery's first retry; each later one waits three times longer (default 5)"),
         OptionSpec(name: "event-heartbeat-seconds", environment: "BOUNCER_EVENT_HEARTBEAT_SECONDS", valueName: "SECONDS",
                    help: "how often an event stream with nothing to send sends a comment line (default 15)"),
         OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
@@ -87,6 +91,8 @@ enum ServeCommand {
         if let seconds = try parsed.int("idle-timeout", in: 1...86_400) { configuration.limits.keepAliveIdleTimeout = .seconds(seconds) }
         if let days = try parsed.int("event-retention-days", in: 1...3650) { configuration.eventRetention = .seconds(days * 86_400) }
         if let seconds = try parsed.int("event-heartbeat-seconds", in: 1...300) { configuration.eventHeartbeat = .seconds(seconds) }
+        configuration.webhookAllowPrivate = parsed.flags.contains("webhook-allow-private")
+        if let seconds = try parsed.int("webhook-retry-seconds", in: 1...3600) { configuration.webhookFirstRetry = .seconds(seconds) }
         return configuration
     }
 

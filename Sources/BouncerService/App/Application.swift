@@ -17,9 +17,10 @@ public final class Application: Sendable {
     let changes: ChangeFollower?
     let eventPruner: EventPruner
     let eventFeed: EventFeed
+    let webhooks: WebhookDispatcher
 
     init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
-         eventPruner: EventPruner, eventFeed: EventFeed) {
+         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
@@ -27,12 +28,14 @@ public final class Application: Sendable {
         self.changes = changes
         self.eventPruner = eventPruner
         self.eventFeed = eventFeed
+        self.webhooks = webhooks
     }
 
     /// Starts listening; returns the bound port.
     @discardableResult
     public func start() throws -> Int {
         let port = try server.start()
+        webhooks.start()
         logger.info("listening", ["address": .string("http://\(configuration.host):\(port)"), "host": .string(configuration.host),
                                   "port": .int(port), "store": .string(store.location), "version": .string(BouncerVersion.current)])
         logger.flush()
@@ -46,6 +49,7 @@ public final class Application: Sendable {
         changes?.stop()
         eventPruner.stop()
         eventFeed.stop()
+        webhooks.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -102,6 +106,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     metrics.gauge("bouncer_event_streams", "Event streams (GET /v1/events/stream) open now.") { Double(eventFeed.streamCount) }
     let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger), eventFeed: eventFeed,
+                            webhookAllowPrivate: configuration.webhookAllowPrivate,
                             sendLimiter: sendLimiter, availability: availability,
                             backupDirectory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("backups").path)
     let events = ServerEvents(
@@ -125,8 +130,13 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans),
                                  logger: logger, metrics: metrics)
     let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
+    var webhookLimits = WebhookDispatcher.Limits()
+    webhookLimits.firstRetry = configuration.webhookFirstRetry
+    let webhooks = WebhookDispatcher(repository: store, sender: WebhookSender(), allowPrivate: configuration.webhookAllowPrivate,
+                                     limits: webhookLimits, logger: logger, metrics: metrics)
+    metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
-                       eventPruner: eventPruner, eventFeed: eventFeed)
+                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -173,7 +183,8 @@ private func describe(_ source: SigningSecret.Source) -> String {
 
 /// Every route of the service, with who may call it.
 func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
-                metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil, sendLimiter: RateLimiter,
+                metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil,
+                webhookAllowPrivate: Bool = false, sendLimiter: RateLimiter,
                 availability: StoreAvailability? = nil, backupDirectory: String = "data/backups") -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
@@ -187,5 +198,6 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)
+    WebhookRoutes(repository: store, audit: audit, allowPrivate: webhookAllowPrivate).register(in: &routes)
     return routes
 }

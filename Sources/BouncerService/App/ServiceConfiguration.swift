@@ -34,6 +34,10 @@ public struct ServiceConfiguration: Sendable {
     public var eventRetention: Duration = .seconds(7 * 86_400)
     /// How often an event stream sends a comment line (proxies close connections that stay silent).
     public var eventHeartbeat: Duration = .seconds(15)
+    /// Loopback and private addresses are taken as webhook URLs.
+    public var webhookAllowPrivate = false
+    /// The wait before a failed webhook delivery's first retry (each later one waits three times longer).
+    public var webhookFirstRetry: Duration = .seconds(5)
 
     public init() {}
 

@@ -8,7 +8,7 @@ import Foundation
 final class EventPruner: Sendable {
     private let task: Task<Void, Never>
 
-    init(repository: any EventRepository, retention: Duration, logger: Logger, interval: Duration = .seconds(60)) {
+    init(repository: any EventRepository & WebhookRepository, retention: Duration, logger: Logger, interval: Duration = .seconds(60)) {
         task = Task {
             while !Task.isCancelled {
                 let cutoff = Timestamp.format(Date().addingTimeInterval(-(retention / .seconds(1))))
@@ -19,6 +19,8 @@ final class EventPruner: Sendable {
                         pruned += batch
                         guard batch == 1000 else { break }
                     }
+                    // Finished webhook deliveries are kept as long as events.
+                    while !Task.isCancelled, try await repository.pruneDeliveries(before: cutoff, limit: 1000) == 1000 {}
                     if pruned > 0 { logger.info("events pruned", ["events": .int(pruned), "before": .string(cutoff)]) }
                 } catch {
                     logger.warn("pruning old events failed; the next round tries again", ["error": .string(String(describing: error))])

@@ -42,10 +42,7 @@ struct EventRoutes: Sendable {
     }
 
     /// An event as the API shows it: `data` is stored as the JSON it is.
-    static func json(_ event: StoredEvent) -> [UInt8] {
-        Array(#"{"id":\#(event.id),"type":"\#(event.type)","created_at":"\#(event.createdAt)","data":"#.utf8) + Array(event.data.utf8)
-            + [UInt8(ascii: "}")]
-    }
+    static func json(_ event: StoredEvent) -> [UInt8] { Array(event.json.utf8) }
 
     static func after(_ request: Request) throws(HTTPError) -> Int64 {
         guard let text = request.query("after") else { return 0 }

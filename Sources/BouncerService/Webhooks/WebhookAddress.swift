@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Which webhook URLs are taken: `http` or `https` with a host, no credentials, at most 2,048
+/// bytes; and, unless private addresses are allowed, none whose host is or resolves to a
+/// loopback, private, link-local, shared or unspecified address (the service would otherwise
+/// be a way into the network it runs in).
+enum WebhookAddress {
+    static let maxLength = 2048
+
+    enum Refusal: Error, CustomStringConvertible {
+        case malformed(String)
+        case privateAddress(String)
+
+        var description: String {
+            switch self {
+            case .malformed(let reason): reason
+            case .privateAddress(let host): "\(host) is a loopback or private address"
+            }
+        }
+    }
+
+    /// Checks the URL's form, and its host when it is an address literal or a name that
+    /// resolves now (a name that does not resolve yet is checked again at each delivery).
+    static func check(_ text: String, allowPrivate: Bool) async throws(Refusal) -> URL {
+        guard text.utf8.count <= maxLength else { throw .malformed("`url` is longer than \(maxLength) bytes.") }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty, let url = components.url else {
+            throw .malformed("`url` must be an http or https URL with a host.")
+        }
+        guard components.user == nil && components.password == nil else { throw .malformed("`url` may not carry credentials.") }
+        if !allowPrivate, let refusal = await refusal(of: host) { throw refusal }
+        return url
+    }
+
+    /// Why `host` may not be called (it is, or resolves to, an address that is not public), or
+    /// nil. Resolving blocks (a name server may take seconds): it runs on a thread of its own
+    /// kind, never one of the tasks'.
+    static func refusal(of host: String) async -> Refusal? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Refusal?, Never>) in
+            DispatchQueue.global().async {
+                do {
+                    try checkHost(host)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error as? Refusal ?? .malformed(String(describing: error)))
+                }
+            }
+        }
+    }
+
+    /// Refuses `host` if it is, or resolves to, an address that is not public.
+    static func checkHost(_ host: String) throws(Refusal) {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare.lowercased().hasSuffix(".localhost") { throw .privateAddress(host) }
+        for address in resolve(bare) where !isPublic(address) { throw .privateAddress(host) }
+    }
+
+    /// The host's addresses, as 4 or 16 bytes each; empty when it does not resolve.
+    static func resolve(_ host: String) -> [[UInt8]] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        defer { freeaddrinfo(list) }
+        var addresses: [[UInt8]] = []
+        var entry = list
+        while let current = entry?.pointee {
+            if current.ai_family == AF_INET, let raw = current.ai_addr {
+                raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    addresses.append(withUnsafeBytes(of: address.pointee.sin_addr) { Array($0) })
+                }
+            } else if current.ai_family == AF_INET6, let raw = current.ai_addr {
+                raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    addresses.append(withUnsafeBytes(of: address.pointee.sin6_addr) { Array($0) })
+                }
+            }
+            entry = current.ai_next
+        }
+        return addresses
+    }
+
+    /// Whether an address is one the public internet routes (RFC 6890's special-purpose
+    /// ranges, the ones an attacker would aim at, are not).
+    static func isPublic(_ address: [UInt8]) -> Bool {
+        if address.count == 16 {
+            // An IPv4 address mapped into IPv6 is judged as IPv4.
+            if address.prefix(10).allSatisfy({ $0 == 0 }) && address[10] == 0xff && address[11] == 0xff {
+                return isPublic(Array(address.suffix(4)))
+            }
+            if address.allSatisfy({ $0 == 0 }) { return false }                             // ::
+            if address.prefix(15).allSatisfy({ $0 == 0 }) && address[15] == 1 { return false } // ::1
+            if address[0] & 0xfe == 0xfc { return false }                                   // fc00::/7, unique local
+            if address[0] == 0xfe && address[1] & 0xc0 == 0x80 { return false }            // fe80::/10, link-local
+            if address[0] == 0xff { return false }                                          // multicast
+            return true
+        }
+        guard address.count == 4 else { return false }
+        let (a, b) = (address[0], address[1])
+        switch a {
+        case 0, 10, 127: return false                          // "this network", private, loopback
+        case 100 where b & 0xc0 == 64: return false            // 100.64/10, shared
+        case 169 where b == 254: return false                  // link-local (cloud metadata)
+        case 172 where b & 0xf0 == 16: return false            // 172.16/12
+        case 192 where b == 168: return false                  // 192.168/16
+        case 192 where b == 0 && address[2] == 0: return false // 192.0.0/24
+        case 198 where b & 0xfe == 18: return false            // 198.18/15, benchmarking
+        case 224...255: return false                           // multicast, reserved, broadcast
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import BouncerStore
+import Dispatch
+import Foundation
+import Locking
+
+/// Delivers events to webhooks, at least once. Every `pollInterval` it turns the events written
+/// since each webhook's cursor into deliveries (in the store, so they outlive a crash), takes
+/// those that are due, and POSTs them: at most `perWebhook` at once to one webhook and `total` at
+/// once in all, so a slow receiver holds only its own share. A delivery that fails is tried again
+/// after growing delays (`firstRetry`, three times longer each time, at most 8 hours) for
+/// `retryFor`, then is failed; a `410 Gone` disables its webhook. Several instances may run one
+/// each: the store hands each delivery to one of them at a time.
+final class WebhookDispatcher: Sendable {
+    struct Limits: Sendable {
+        var perWebhook = 4
+        var total = 16
+        var firstRetry: Duration = .seconds(5)
+        var retryFor: Duration = .seconds(24 * 3600)
+        var pollInterval: Duration = .milliseconds(250)
+        /// How long a taken delivery is this dispatcher's before another may take it again.
+        var claim: Duration = .seconds(60)
+    }
+
+    private let repository: any WebhookRepository
+    private let sender: WebhookSender
+    private let allowPrivate: Bool
+    private let limits: Limits
+    private let logger: Logger
+    private let metrics: Metrics
+    private let inFlight = Locked<[String: Int]>([:])
+    private let task = Locked<Task<Void, Never>?>(nil)
+
+    init(repository: any WebhookRepository, sender: WebhookSender, allowPrivate: Bool, limits: Limits = Limits(), logger: Logger,
+         metrics: Metrics) {
+        self.repository = repository
+        self.sender = sender
+        self.allowPrivate = allowPrivate
+        self.limits = limits
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { await run() }
+        }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+        sender.close()
+    }
+
+    var deliveriesInFlight: Int { inFlight.withLock { $0.values.reduce(0, +) } }
+
+    private func run() async {
+        var failing = false
+        while !Task.isCancelled {
+            do {
+                try await round()
+                if failing {
+                    logger.info("webhook deliveries go on")
+                    failing = false
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                if !failing {
+                    logger.warn("webhook deliveries cannot read the store; retrying every second", ["error": .string(String(describing: error))])
+                    failing = true
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+            try? await Task.sleep(for: limits.pollInterval)
+        }
+    }
+
+    /// One round: new events into deliveries, then the due deliveries out.
+    private func round() async throws {
+        let hooks = try await repository.webhooks().filter(\.enabled)
+        for hook in hooks {
+            // A webhook far behind (just re-enabled, or after an outage) catches up a page at a time.
+            var pages = 0
+            while try await repository.fanOut(webhookID: hook.id, limit: 500, now: Timestamp.now()) == 500, pages < 20 { pages += 1 }
+        }
+        for hook in hooks {
+            let free = freeSlots(for: hook.id)
+            guard free > 0 else { continue }
+            let now = Date()
+            let due = try await repository.claimDeliveries(webhookID: hook.id, limit: free, now: Timestamp.format(now),
+                                                            until: Timestamp.format(now.addingTimeInterval(limits.claim / .seconds(1))))
+            for delivery in due { deliver(delivery, to: hook) }
+        }
+    }
+
+    private func freeSlots(for webhookID: String) -> Int {
+        inFlight.withLock { counts in
+            let total = counts.values.reduce(0, +)
+            return max(0, min(limits.perWebhook - counts[webhookID, default: 0], limits.total - total))
+        }
+    }
+
+    private func deliver(_ delivery: WebhookDelivery, to hook: StoredWebhook) {
+        inFlight.withLock { $0[hook.id, default: 0] += 1 }
+        Task {
+            defer { inFlight.withLock { $0[hook.id, default: 1] -= 1 } }
+            let result = await attempt(delivery, to: hook)
+            metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
+            do {
+                try await repository.recordDelivery(result, now: Timestamp.now())
+            } catch {
+                // The claim runs out and the delivery is taken again: at least once.
+                logger.warn("a webhook delivery's outcome could not be recorded; it will be tried again",
+                            ["webhook_id": .string(hook.id), "delivery_id": .int(Int(delivery.id)), "error": .string(String(describing: error))])
+            }
+        }
+    }
+
+    /// One attempt, and what follows from it.
+    private func attempt(_ delivery: WebhookDelivery, to hook: StoredWebhook) async -> DeliveryResult {
+        let outcome: WebhookSender.Outcome
+        if let refusal = await refusal(of: hook.url) {
+            outcome = WebhookSender.Outcome(status: nil, error: refusal)
+        } else if let url = URL(string: hook.url) {
+            let timestamp = Int(Date().timeIntervalSince1970)
+            let body = Array(delivery.payload.utf8)
+            var headers = ["Content-Type": "application/json", "User-Agent": "Bouncer-Webhooks/\(BouncerVersion.current)",
+                           "webhook-id": delivery.messageID, "webhook-timestamp": String(timestamp)]
+            headers["webhook-signature"] = WebhookSignature.sign(id: delivery.messageID, timestamp: timestamp, body: body, secret: hook.secret)
+            outcome = await sender.post(url, headers: headers, body: body)
+        } else {
+            outcome = WebhookSender.Outcome(status: nil, error: "the URL cannot be used")
+        }
+        return Self.result(of: outcome, for: delivery, limits: limits, now: Date())
+    }
+
+    /// Why the URL's host may not be called now (it resolves to a private address), or nil.
+    private func refusal(of url: String) async -> String? {
+        guard !allowPrivate, let host = URLComponents(string: url)?.host else { return nil }
+        return await WebhookAddress.refusal(of: host).map { "refused: \($0)" }
+    }
+
+    /// A 2xx is delivered; a 410 fails the delivery and disables the webhook; anything else is
+    /// tried again after the next delay, until `retryFor` has passed since the delivery was made
+    /// (the last attempt falls at that time).
+    static func result(of outcome: WebhookSender.Outcome, for delivery: WebhookDelivery, limits: Limits, now: Date) -> DeliveryResult {
+        let error = outcome.status.map { "HTTP \($0)" } ?? outcome.error
+        if let status = outcome.status, (200..<300).contains(status) {
+            return DeliveryResult(deliveryID: delivery.id, webhookID: delivery.webhookID, state: .delivered,
+                                  nextAttemptAt: Timestamp.format(now), status: status, error: nil)
+        }
+        if outcome.status == 410 {
+            return DeliveryResult(deliveryID: delivery.id, webhookID: delivery.webhookID, state: .failed, nextAttemptAt: Timestamp.format(now),
+                                  status: 410, error: error, disableWebhook: "the receiver answered 410 Gone")
+        }
+        let created = Self.date(delivery.createdAt) ?? now
+        let giveUp = created.addingTimeInterval(limits.retryFor / .seconds(1))
+        guard now < giveUp else {
+            return DeliveryResult(deliveryID: delivery.id, webhookID: delivery.webhookID, state: .failed, nextAttemptAt: Timestamp.format(now),
+                                  status: outcome.status, error: error)
+        }
+        let next = min(now.addingTimeInterval(delay(afterAttempt: delivery.attempts, first: limits.firstRetry)), giveUp)
+        return DeliveryResult(deliveryID: delivery.id, webhookID: delivery.webhookID, state: .pending, nextAttemptAt: Timestamp.format(next),
+                              status: outcome.status, error: error)
+    }
+
+    /// Seconds to wait after attempt `attempt` (1, 2, ...): `first`, three times longer each
+    /// time, at most 8 hours.
+    static func delay(afterAttempt attempt: Int, first: Duration) -> TimeInterval {
+        let exponent = Double(max(0, min(attempt - 1, 20)))
+        return min((first / .seconds(1)) * pow(3, exponent), 8 * 3600)
+    }
+
+    private static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

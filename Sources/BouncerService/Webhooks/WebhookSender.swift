@@ -1,0 +1,123 @@
+import CCurl
+import Foundation
+import Locking
+
+/// POSTs deliveries over HTTP(S) with libcurl, each on one of a fixed set of threads (a blocking
+/// transfer holds its thread, never one of the service's shared ones). An attempt is bounded in
+/// time (`timeout`, connecting included); at most `maxResponseBytes` of a response body are
+/// read (only the status counts); redirects are not followed (a receiver's 3xx is an answer like
+/// any other that is not 2xx); only http and https are spoken.
+final class WebhookSender: Sendable {
+    struct Outcome: Sendable, Equatable {
+        /// The response's status; nil when none came.
+        var status: Int?
+        /// Why no response came, or nil.
+        var error: String?
+    }
+
+    private struct Job {
+        var url: String
+        var headers: [String: String]
+        var body: [UInt8]
+        var done: @Sendable (Outcome) -> Void
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var closed = false
+    }
+
+    private let timeout: Duration
+    private let queue = Locked(Queue())
+    private let ready = DispatchSemaphore(value: 0)
+    private let threads: Int
+    static let maxResponseBytes = 64 * 1024
+
+    private static let initialized: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// `threads`: transfers at once (the dispatcher never asks for more).
+    init(timeout: Duration = .seconds(10), threads: Int = 16) {
+        _ = Self.initialized
+        self.timeout = timeout
+        self.threads = threads
+        for index in 0..<threads {
+            let thread = Thread { [self] in work() }
+            thread.name = "bouncer.webhooks.\(index)"
+            thread.start()
+        }
+    }
+
+    func post(_ url: URL, headers: [String: String], body: [UInt8]) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let accepted = queue.withLock { queue -> Bool in
+                guard !queue.closed else { return false }
+                queue.jobs.append(Job(url: url.absoluteString, headers: headers, body: body) { continuation.resume(returning: $0) })
+                return true
+            }
+            if accepted {
+                ready.signal()
+            } else {
+                continuation.resume(returning: Outcome(status: nil, error: "the service is shutting down"))
+            }
+        }
+    }
+
+    /// Ends the threads once the transfers under way are done; later posts fail at once.
+    func close() {
+        queue.withLock { $0.closed = true }
+        for _ in 0..<threads { ready.signal() }
+    }
+
+    private func work() {
+        while true {
+            ready.wait()
+            let job = queue.withLock { queue -> Job? in queue.jobs.isEmpty ? nil : queue.jobs.removeFirst() }
+            guard let job else {
+                if queue.withLock({ $0.closed }) { return }
+                continue
+            }
+            job.done(perform(job))
+        }
+    }
+
+    /// One blocking transfer.
+    private func perform(_ job: Job) -> Outcome {
+        guard let handle = curl_easy_init() else { return Outcome(status: nil, error: "libcurl could not start a transfer") }
+        defer { curl_easy_cleanup(handle) }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in job.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        // No `Expect: 100-continue` round trip for larger bodies.
+        headerList = curl_slist_append(headerList, "Expect:")
+        defer { curl_slist_free_all(headerList) }
+        var received = 0
+        let milliseconds = Int(timeout / .milliseconds(1))
+        let code: CURLcode = job.body.withUnsafeBufferPointer { body in
+            withUnsafeMutablePointer(to: &received) { counter in
+                bouncer_curl_set_string(handle, CURLOPT_URL, job.url)
+                bouncer_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+                bouncer_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+                bouncer_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+                bouncer_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
+                bouncer_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+                bouncer_curl_set_long(handle, CURLOPT_POST, 1)
+                bouncer_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
+                bouncer_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+                bouncer_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)
+                bouncer_curl_set_pointer(handle, CURLOPT_WRITEDATA, counter)
+                bouncer_curl_set_write_function(handle) { _, size, count, context in
+                    // The body is counted, not kept; past the limit the transfer stops.
+                    let bytes = size * count
+                    let total = context!.assumingMemoryBound(to: Int.self)
+                    total.pointee += bytes
+                    return total.pointee > WebhookSender.maxResponseBytes ? 0 : bytes
+                }
+                return curl_easy_perform(handle)
+            }
+        }
+        var status = 0
+        bouncer_curl_response_code(handle, &status)
+        // A status read before the body was cut off (too long) still counts.
+        if status > 0 && (code == CURLE_OK || code == CURLE_WRITE_ERROR) { return Outcome(status: status, error: nil) }
+        return Outcome(status: nil, error: code == CURLE_OPERATION_TIMEDOUT ? "timed out" : String(cString: curl_easy_strerror(code)))
+    }
+}

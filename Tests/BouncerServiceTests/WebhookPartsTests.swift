@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import BouncerService
+@testable import BouncerStore
+
+/// The pure parts of webhook delivery: signing, which URLs are taken, and what an attempt's
+/// outcome leads to.
+@Suite struct WebhookPartsTests {
+    /// The Standard Webhooks specification's own example, as its reference library signs it.
+    @Test func signaturesAreTheSpecificationsExample() {
+        let signature = WebhookSignature.sign(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
+                                              body: Array(#"{"test": 2432232314}"#.utf8), secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        #expect(WebhookSignature.sign(id: "x", timestamp: 1, body: [], secret: "not-a-secret") == nil)
+        let secret = WebhookSignature.newSecret()
+        #expect(secret.hasPrefix("whsec_") && WebhookSignature.key(of: secret)?.count == 24)
+        #expect(WebhookSignature.newSecret() != secret)
+    }
+
+    @Test(arguments: [
+        ([127, 0, 0, 1], false), ([10, 1, 2, 3], false), ([172, 16, 0, 1], false), ([172, 31, 255, 255], false), ([172, 32, 0, 1], true),
+        ([192, 168, 0, 1], false), ([169, 254, 169, 254], false), ([100, 64, 0, 1], false), ([100, 128, 0, 1], true), ([0, 0, 0, 0], false),
+        ([224, 0, 0, 1], false), ([255, 255, 255, 255], false), ([8, 8, 8, 8], true), ([93, 184, 216, 34], true), ([198, 18, 0, 1], false),
+    ] as [([UInt8], Bool)])
+    func ipv4Addresses(address: [UInt8], isPublic: Bool) {
+        #expect(WebhookAddress.isPublic(address) == isPublic)
+    }
+
+    @Test func ipv6Addresses() {
+        var loopback = [UInt8](repeating: 0, count: 16)
+        loopback[15] = 1
+        #expect(!WebhookAddress.isPublic(loopback))
+        #expect(!WebhookAddress.isPublic([UInt8](repeating: 0, count: 16)))
+        #expect(!WebhookAddress.isPublic([0xfd] + [UInt8](repeating: 0, count: 15)))
+        #expect(!WebhookAddress.isPublic([0xfe, 0x80] + [UInt8](repeating: 0, count: 14)))
+        #expect(!WebhookAddress.isPublic([0xff, 0x02] + [UInt8](repeating: 0, count: 14)))
+        // ::ffff:10.0.0.1, an IPv4 address in IPv6 clothing.
+        #expect(!WebhookAddress.isPublic([UInt8](repeating: 0, count: 10) + [0xff, 0xff, 10, 0, 0, 1]))
+        #expect(WebhookAddress.isPublic([0x26, 0x06, 0x47, 0x00] + [UInt8](repeating: 0, count: 11) + [1]))
+    }
+
+    @Test func urlsAreCheckedForForm() async {
+        for bad in ["ftp://example.com/x", "example.com/x", "http://", "https://user:pass@example.com/x", "http://" + String(repeating: "a", count: 2050)] {
+            await #expect(throws: WebhookAddress.Refusal.self, "\(bad.prefix(40))") { try await WebhookAddress.check(bad, allowPrivate: true) }
+        }
+        await #expect(throws: WebhookAddress.Refusal.self) { try await WebhookAddress.check("http://127.0.0.1:9/x", allowPrivate: false) }
+        await #expect(throws: WebhookAddress.Refusal.self) { try await WebhookAddress.check("http://LOCALHOST/x", allowPrivate: false) }
+        #expect(await (try? WebhookAddress.check("http://127.0.0.1:9/x", allowPrivate: true)) != nil)
+    }
+
+    static func delivery(attempts: Int, createdAt: Date) -> WebhookDelivery {
+        WebhookDelivery(id: 7, webhookID: "w", messageID: "42", eventType: "user.banned", payload: "{}", state: .pending, attempts: attempts,
+                        nextAttemptAt: "", lastStatus: nil, lastError: nil, createdAt: Timestamp.format(createdAt), updatedAt: "")
+    }
+
+    /// 2xx is delivered, 410 disables, anything else waits 5 s, 15 s, 45 s ... at most 8 h, until a
+    /// day has passed since the delivery was made, when the last attempt falls.
+    @Test func outcomesLeadToTheRightNextStep() {
+        let limits = WebhookDispatcher.Limits()
+        let now = Date()
+        let fresh = Self.delivery(attempts: 1, createdAt: now)
+        #expect(WebhookDispatcher.result(of: .init(status: 204, error: nil), for: fresh, limits: limits, now: now).state == .delivered)
+        let gone = WebhookDispatcher.result(of: .init(status: 410, error: nil), for: fresh, limits: limits, now: now)
+        #expect(gone.state == .failed && gone.disableWebhook != nil)
+        let refused = WebhookDispatcher.result(of: .init(status: nil, error: "connection refused"), for: fresh, limits: limits, now: now)
+        #expect(refused.state == .pending && refused.error == "connection refused" && refused.nextAttemptAt == Timestamp.format(now.addingTimeInterval(5)))
+        let failing = WebhookDispatcher.result(of: .init(status: 500, error: nil), for: Self.delivery(attempts: 3, createdAt: now), limits: limits, now: now)
+        #expect(failing.state == .pending && failing.error == "HTTP 500" && failing.nextAttemptAt == Timestamp.format(now.addingTimeInterval(45)))
+        #expect(WebhookDispatcher.delay(afterAttempt: 30, first: .seconds(5)) == 8 * 3600)
+        // The last attempt is at the day's end, not later; after it, the delivery has failed.
+        let late = Self.delivery(attempts: 12, createdAt: now.addingTimeInterval(-23.5 * 3600))
+        let last = WebhookDispatcher.result(of: .init(status: 503, error: nil), for: late, limits: limits, now: now)
+        #expect(last.state == .pending && last.nextAttemptAt == Timestamp.format(now.addingTimeInterval(0.5 * 3600)))
+        let over = Self.delivery(attempts: 13, createdAt: now.addingTimeInterval(-24 * 3600 - 1))
+        #expect(WebhookDispatcher.result(of: .init(status: 503, error: nil), for: over, limits: limits, now: now).state == .failed)
+        // Retrying goes on for at least a day in all.
+        var waited: TimeInterval = 0
+        var attempt = 1
+        while waited < 24 * 3600 { waited += WebhookDispatcher.delay(afterAttempt: attempt, first: .seconds(5)); attempt += 1 }
+        #expect(attempt > 10)
+    }
+}
