@@ -67,7 +67,7 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter '$(ROUND_ROBIN_SUITES)'
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip '$(ROUND_ROBIN_SUITES)|DatabaseOutageTests'
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --filter '$(ROUND_ROBIN_SUITES)'
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
@@ -91,6 +91,8 @@ bench: release
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
 	scripts/bench-send-postgres.sh
+	scripts/bench-webhooks.sh
+	scripts/bench-event-stream.sh
 	scripts/bench-moderation.sh
 	scripts/bench-restart.sh
 	scripts/bench-backup.sh

@@ -54,6 +54,8 @@ import TestSupport
             #expect(listed.count == 4 && listed.allSatisfy { $0["state"] as? String == "delivered" && $0["last_status"] as? Int == 204 })
             #expect(try Self.deliveries(h, all, "?state=failed").isEmpty)
             #expect(try Self.deliveries(h, all, "?limit=3").count == 3)
+            let metrics = try RawHTTPClient(port: h.service.port).request("GET", "/metrics").text
+            #expect(metrics.contains(#"bouncer_webhook_attempts_total{outcome="delivered"}"#))
 
             // The secret is shown once; a webhook is changed, disabled and deleted.
             let webhook = try #require(try h.call("GET", "/v1/webhooks/\(all)", as: "root").json)

@@ -223,6 +223,8 @@ extension Metrics {
                         "Changes another instance made (rules, settings, overrides, bans) reloaded and put in force here.",
                         labels: ["topic"])
         metrics.declare("bouncer_rules_database_bytes", .gauge, "Size of the compiled rule databases in force.")
+        metrics.declare("bouncer_webhook_attempts_total", .counter, "Webhook delivery attempts, by outcome (delivered, failed).",
+                        labels: ["outcome"])
         return metrics
     }
 }
