@@ -32,5 +32,6 @@ CREATE TABLE webhook_deliveries (
     created_at      TEXT NOT NULL,
     updated_at      TEXT NOT NULL
 ) STRICT;
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+-- A webhook's pending deliveries are found without reading its finished ones.
+CREATE INDEX webhook_deliveries_by_state ON webhook_deliveries (webhook_id, state, id);
 CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, id);

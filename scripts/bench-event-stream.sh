@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 binary=${BOUNCER_BINARY:-.build/release/bouncer}
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-stream-bench.XXXXXX")
 port=${BENCH_PORT:-18085}
-ulimit -n 65536
+# A descriptor for each subscriber, on both sides.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 --log-level warn >"$work/log.jsonl" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT

@@ -95,7 +95,8 @@ public protocol WebhookRepository: Sendable {
     /// Takes up to `limit` due deliveries of the webhook for an attempt, until `until` (another
     /// dispatcher takes them again after that, if this one died); counts the attempt.
     func claimDeliveries(webhookID: String, limit: Int, now: String, until: String) async throws -> [WebhookDelivery]
-    func recordDelivery(_ result: DeliveryResult, now: String) async throws
+    /// Records attempts' outcomes, in one transaction.
+    func recordDeliveries(_ results: [DeliveryResult], now: String) async throws
     /// The webhook's deliveries, newest first, before id `before`, of `state` only when given.
     func deliveries(webhookID: String, state: DeliveryState?, before: Int64?, limit: Int) async throws -> [WebhookDelivery]
     /// Deletes up to `limit` finished deliveries last changed before `before`; returns how many.
@@ -177,11 +178,16 @@ extension SQLStore {
             let events = try database.fetchAll("SELECT id, type, created_at, data FROM events WHERE id > ? ORDER BY id LIMIT ?",
                                                [.integer(cursor), .integer(Int64(limit))]).map(Self.storedEvent)
             guard let last = events.last?.id else { return 0 }
-            for event in events where types.contains("*") || types.contains(event.type) {
+            // One statement for the page (a round trip each would cost PostgreSQL more than the rows).
+            let taken = events.filter { types.contains("*") || types.contains($0.type) }
+            if !taken.isEmpty {
                 try database.execute("""
                     INSERT INTO webhook_deliveries (webhook_id, message_id, event_type, payload, state, next_attempt_at, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
-                    """, [.text(webhookID), .text(String(event.id)), .text(event.type), .text(event.json), .text(now), .text(now), .text(now)])
+                    VALUES
+                    """ + Array(repeating: "(?, ?, ?, ?, 'pending', ?, ?, ?)", count: taken.count).joined(separator: ", "),
+                    taken.flatMap { event -> [DatabaseValue] in
+                        [.text(webhookID), .text(String(event.id)), .text(event.type), .text(event.json), .text(now), .text(now), .text(now)]
+                    })
             }
             try database.execute("UPDATE webhooks SET cursor = ? WHERE id = ?", [.integer(last), .text(webhookID)])
             return events.count
@@ -205,16 +211,19 @@ extension SQLStore {
         }
     }
 
-    public func recordDelivery(_ result: DeliveryResult, now: String) async throws {
+    public func recordDeliveries(_ results: [DeliveryResult], now: String) async throws {
+        guard !results.isEmpty else { return }
         try await writeApart { database in
-            try database.execute("""
-                UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, claimed_until = NULL, last_status = ?, last_error = ?,
-                    updated_at = ? WHERE id = ?
-                """, [result.state.databaseValue, .text(result.nextAttemptAt), result.status.map { .integer(Int64($0)) } ?? .null,
-                      result.error.databaseValue, .text(now), .integer(result.deliveryID)])
-            if let reason = result.disableWebhook {
-                try database.execute("UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
-                                     [.text(reason), .text(now), .text(result.webhookID)])
+            for result in results {
+                try database.execute("""
+                    UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, claimed_until = NULL, last_status = ?, last_error = ?,
+                        updated_at = ? WHERE id = ?
+                    """, [result.state.databaseValue, .text(result.nextAttemptAt), result.status.map { .integer(Int64($0)) } ?? .null,
+                          result.error.databaseValue, .text(now), .integer(result.deliveryID)])
+                if let reason = result.disableWebhook {
+                    try database.execute("UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?",
+                                         [.text(reason), .text(now), .text(result.webhookID)])
+                }
             }
         }
     }

@@ -41,10 +41,11 @@ import TestSupport
         #expect(try await store.claimDeliveries(webhookID: "all", limit: 5, now: now, until: later).count == 1, "the third only")
         #expect(try await store.claimDeliveries(webhookID: "all", limit: 5, now: later + "1", until: later + "2").count == 3,
                 "taken again once the claims ran out (their dispatcher died)")
-        try await store.recordDelivery(DeliveryResult(deliveryID: claimed[0].id, webhookID: "all", state: .delivered, nextAttemptAt: now,
-                                                      status: 204, error: nil), now: now)
-        try await store.recordDelivery(DeliveryResult(deliveryID: claimed[1].id, webhookID: "all", state: .failed, nextAttemptAt: now,
-                                                      status: 410, error: "HTTP 410", disableWebhook: "410 Gone"), now: now)
+        try await store.recordDeliveries([
+            DeliveryResult(deliveryID: claimed[0].id, webhookID: "all", state: .delivered, nextAttemptAt: now, status: 204, error: nil),
+            DeliveryResult(deliveryID: claimed[1].id, webhookID: "all", state: .failed, nextAttemptAt: now, status: 410, error: "HTTP 410",
+                           disableWebhook: "410 Gone"),
+        ], now: now)
         #expect(try await store.deliveries(webhookID: "all", state: .delivered, before: nil, limit: 10).map(\.lastStatus) == [204])
         let disabled = try await store.webhook(id: "all")
         #expect(disabled?.enabled == false && disabled?.disabledReason == "410 Gone")

@@ -27,7 +27,9 @@ final class WebhookDispatcher: Sendable {
     private let limits: Limits
     private let logger: Logger
     private let metrics: Metrics
+    /// Attempts under way, by webhook; a webhook is in it while its worker runs.
     private let inFlight = Locked<[String: Int]>([:])
+    private let slots: AsyncSlots
     private let task = Locked<Task<Void, Never>?>(nil)
 
     init(repository: any WebhookRepository, sender: WebhookSender, allowPrivate: Bool, limits: Limits = Limits(), logger: Logger,
@@ -38,6 +40,7 @@ final class WebhookDispatcher: Sendable {
         self.limits = limits
         self.logger = logger
         self.metrics = metrics
+        slots = AsyncSlots(limits.total)
     }
 
     func start() {
@@ -76,7 +79,8 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// One round: new events into deliveries, then the due deliveries out.
+    /// One round: new events into deliveries, then a worker for each webhook with deliveries due
+    /// (one that is still at work goes on).
     private func round() async throws {
         let hooks = try await repository.webhooks().filter(\.enabled)
         for hook in hooks {
@@ -85,36 +89,67 @@ final class WebhookDispatcher: Sendable {
             while try await repository.fanOut(webhookID: hook.id, limit: 500, now: Timestamp.now()) == 500, pages < 20 { pages += 1 }
         }
         for hook in hooks {
-            let free = freeSlots(for: hook.id)
-            guard free > 0 else { continue }
+            let started = inFlight.withLock { workers -> Bool in
+                guard workers[hook.id] == nil else { return false }
+                workers[hook.id] = 0
+                return true
+            }
+            if started { Task { await work(for: hook) } }
+        }
+    }
+
+    /// Takes the webhook's due deliveries a batch at a time and attempts them, `perWebhook` at
+    /// once, recording each batch's outcomes together, until none is due.
+    private func work(for hook: StoredWebhook) async {
+        defer { inFlight.withLock { $0[hook.id] = nil } }
+        // A batch is attempted within its claim even if every attempt runs to its timeout.
+        let batch = limits.perWebhook * 4
+        while !Task.isCancelled {
             let now = Date()
-            let due = try await repository.claimDeliveries(webhookID: hook.id, limit: free, now: Timestamp.format(now),
-                                                            until: Timestamp.format(now.addingTimeInterval(limits.claim / .seconds(1))))
-            for delivery in due { deliver(delivery, to: hook) }
-        }
-    }
-
-    private func freeSlots(for webhookID: String) -> Int {
-        inFlight.withLock { counts in
-            let total = counts.values.reduce(0, +)
-            return max(0, min(limits.perWebhook - counts[webhookID, default: 0], limits.total - total))
-        }
-    }
-
-    private func deliver(_ delivery: WebhookDelivery, to hook: StoredWebhook) {
-        inFlight.withLock { $0[hook.id, default: 0] += 1 }
-        Task {
-            defer { inFlight.withLock { $0[hook.id, default: 1] -= 1 } }
-            let result = await attempt(delivery, to: hook)
-            metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
+            let due: [WebhookDelivery]
             do {
-                try await repository.recordDelivery(result, now: Timestamp.now())
+                due = try await repository.claimDeliveries(webhookID: hook.id, limit: batch, now: Timestamp.format(now),
+                                                           until: Timestamp.format(now.addingTimeInterval(limits.claim / .seconds(1))))
             } catch {
-                // The claim runs out and the delivery is taken again: at least once.
-                logger.warn("a webhook delivery's outcome could not be recorded; it will be tried again",
-                            ["webhook_id": .string(hook.id), "delivery_id": .int(Int(delivery.id)), "error": .string(String(describing: error))])
+                return  // the next round starts another worker
+            }
+            guard !due.isEmpty else { return }
+            let results = await withTaskGroup(of: DeliveryResult.self) { group in
+                var results: [DeliveryResult] = []
+                var next = due.makeIterator()
+                for _ in 0..<limits.perWebhook {
+                    guard let delivery = next.next() else { break }
+                    group.addTask { await self.attemptCounted(delivery, to: hook) }
+                }
+                while let result = await group.next() {
+                    results.append(result)
+                    if let delivery = next.next() { group.addTask { await self.attemptCounted(delivery, to: hook) } }
+                }
+                return results
+            }
+            for result in results {
+                metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
+            }
+            do {
+                try await repository.recordDeliveries(results, now: Timestamp.now())
+            } catch {
+                // Their claims run out and they are taken again: at least once.
+                logger.warn("webhook deliveries' outcomes could not be recorded; they will be tried again",
+                            ["webhook_id": .string(hook.id), "deliveries": .int(results.count), "error": .string(String(describing: error))])
+                return
             }
         }
+    }
+
+    /// An attempt, counted in flight while it lasts; at most `total` at once across webhooks.
+    private func attemptCounted(_ delivery: WebhookDelivery, to hook: StoredWebhook) async -> DeliveryResult {
+        await slots.acquire()
+        inFlight.withLock { $0[hook.id, default: 0] += 1 }
+        defer {
+            inFlight.withLock { $0[hook.id, default: 1] -= 1 }
+            slots.release()
+        }
+        return await attempt(delivery, to: hook)
     }
 
     /// One attempt, and what follows from it.

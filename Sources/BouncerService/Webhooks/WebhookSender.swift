@@ -69,6 +69,10 @@ final class WebhookSender: Sendable {
     }
 
     private func work() {
+        // One handle a thread, reset for each transfer: it keeps its connections open, so
+        // deliveries to one receiver do not each connect (and handshake TLS) again.
+        let handle = curl_easy_init()
+        defer { if let handle { curl_easy_cleanup(handle) } }
         while true {
             ready.wait()
             let job = queue.withLock { queue -> Job? in queue.jobs.isEmpty ? nil : queue.jobs.removeFirst() }
@@ -76,14 +80,17 @@ final class WebhookSender: Sendable {
                 if queue.withLock({ $0.closed }) { return }
                 continue
             }
-            job.done(perform(job))
+            guard let handle else {
+                job.done(Outcome(status: nil, error: "libcurl could not start a transfer"))
+                continue
+            }
+            curl_easy_reset(handle)
+            job.done(perform(job, on: handle))
         }
     }
 
     /// One blocking transfer.
-    private func perform(_ job: Job) -> Outcome {
-        guard let handle = curl_easy_init() else { return Outcome(status: nil, error: "libcurl could not start a transfer") }
-        defer { curl_easy_cleanup(handle) }
+    private func perform(_ job: Job, on handle: UnsafeMutableRawPointer) -> Outcome {
         var headerList: UnsafeMutablePointer<curl_slist>?
         for (name, value) in job.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
         // No `Expect: 100-continue` round trip for larger bodies.
