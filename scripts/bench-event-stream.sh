@@ -21,4 +21,5 @@ curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Typ
   for user in $(seq 64); do "$binary" token --user "sender$user" --data-dir "$work/data"; done; } >"$work/tokens.txt"
 subscribers=${BENCH_SUBSCRIBERS:-1000} rate=${BENCH_EVENT_RATE:-1000} seconds=${BENCH_SECONDS:-10}
 echo "== event stream: $subscribers subscribers, $rate events a second for $seconds s"
-python3 scripts/bench/event_stream.py "$port" "$work/tokens.txt" "$server" "$subscribers" "$rate" "$seconds"
+"${CC:-cc}" -O2 -o "$work/reader" scripts/bench/event_stream_reader.c
+python3 scripts/bench/event_stream.py "$port" "$work/tokens.txt" "$server" "$subscribers" "$rate" "$seconds" "$work/reader" "$work"
