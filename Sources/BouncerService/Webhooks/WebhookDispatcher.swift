@@ -98,45 +98,81 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Takes the webhook's due deliveries a batch at a time and attempts them, `perWebhook` at
-    /// once, recording each batch's outcomes together, until none is due.
+    private enum Step: Sendable {
+        case attempted(DeliveryResult)
+        /// Time to look for more due deliveries while attempts are under way.
+        case tick
+    }
+
+    /// Attempts the webhook's due deliveries, `perWebhook` at once, taking more as slots free up
+    /// (and every `pollInterval` while all are busy: a slow receiver's attempt does not hold the
+    /// others back), and records outcomes a batch at a time, until none is due or under way.
     private func work(for hook: StoredWebhook) async {
         defer { inFlight.withLock { $0[hook.id] = nil } }
-        // A batch is attempted within its claim even if every attempt runs to its timeout.
+        // Claimed but not yet attempted: few enough to be attempted within their claim even if
+        // every attempt runs to its timeout.
         let batch = limits.perWebhook * 4
-        while !Task.isCancelled {
-            let now = Date()
-            let due: [WebhookDelivery]
-            do {
-                due = try await repository.claimDeliveries(webhookID: hook.id, limit: batch, now: Timestamp.format(now),
-                                                           until: Timestamp.format(now.addingTimeInterval(limits.claim / .seconds(1))))
-            } catch {
-                return  // the next round starts another worker
-            }
-            guard !due.isEmpty else { return }
-            let results = await withTaskGroup(of: DeliveryResult.self) { group in
-                var results: [DeliveryResult] = []
-                var next = due.makeIterator()
-                for _ in 0..<limits.perWebhook {
-                    guard let delivery = next.next() else { break }
-                    group.addTask { await self.attemptCounted(delivery, to: hook) }
+        await withTaskGroup(of: Step.self) { group in
+            var queued: [WebhookDelivery] = []
+            var results: [DeliveryResult] = []
+            var running = 0
+            var ticking = false
+            var claimable = true
+            while !Task.isCancelled {
+                if queued.isEmpty && claimable {
+                    let now = Date()
+                    queued = (try? await repository.claimDeliveries(
+                        webhookID: hook.id, limit: batch, now: Timestamp.format(now),
+                        until: Timestamp.format(now.addingTimeInterval(limits.claim / .seconds(1))))) ?? []
+                    claimable = false
                 }
-                while let result = await group.next() {
+                while running < limits.perWebhook, !queued.isEmpty {
+                    let delivery = queued.removeFirst()
+                    group.addTask { .attempted(await self.attemptCounted(delivery, to: hook)) }
+                    running += 1
+                }
+                if running == 0 && queued.isEmpty { break }
+                if !ticking && running > 0 {
+                    group.addTask { [pollInterval = limits.pollInterval] in
+                        try? await Task.sleep(for: pollInterval)
+                        return .tick
+                    }
+                    ticking = true
+                }
+                switch await group.next() {
+                case .attempted(let result):
+                    running -= 1
                     results.append(result)
-                    if let delivery = next.next() { group.addTask { await self.attemptCounted(delivery, to: hook) } }
+                    claimable = true
+                case .tick:
+                    ticking = false
+                    claimable = true
+                case nil:
+                    break
                 }
-                return results
+                if results.count >= batch || (running == 0 && queued.isEmpty) || (!results.isEmpty && !ticking) {
+                    record(results, for: hook)
+                    results = []
+                }
             }
-            for result in results {
-                metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
-            }
+            group.cancelAll()
+            record(results, for: hook)
+        }
+    }
+
+    private func record(_ results: [DeliveryResult], for hook: StoredWebhook) {
+        guard !results.isEmpty else { return }
+        for result in results {
+            metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
+        }
+        let (repository, logger) = (self.repository, self.logger)
+        Task {
             do {
                 try await repository.recordDeliveries(results, now: Timestamp.now())
             } catch {
                 // Their claims run out and they are taken again: at least once.
                 logger.warn("webhook deliveries' outcomes could not be recorded; they will be tried again",
                             ["webhook_id": .string(hook.id), "deliveries": .int(results.count), "error": .string(String(describing: error))])
-                return
             }
         }
     }
