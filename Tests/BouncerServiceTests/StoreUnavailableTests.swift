@@ -38,6 +38,7 @@ import TestSupport
         #expect(try await client.request("GET", "/readyz").status == 200)
 
         fault_vfs_arm(directory.resolvedPath, Int32(FAULT_LOG), Int32(FAULT_WRITE), SQLITE_FULL, 0, -1, 0, 0)
+        let faultStarted = ContinuousClock.now
         var refused = 0
         for index in 0..<30 {
             let response = try await send("during \(index)")
@@ -52,13 +53,16 @@ import TestSupport
         #expect(metrics.contains("bouncer_store_unavailable_total \(refused)"))
 
         fault_vfs_disarm(directory.resolvedPath)
+        let faultSeconds = Int((ContinuousClock.now - faultStarted) / .seconds(1))
         #expect(try await send("after").status == 201)
         #expect(try await client.request("GET", "/readyz").status == 200)
         await application.shutdown()
 
         let lines = (try String(contentsOfFile: logPath, encoding: .utf8)).split(separator: "\n")
         let refusalLines = lines.filter { $0.contains("store unavailable") }
-        #expect(!refusalLines.isEmpty && refusalLines.count <= 3, "one line a second, not one a request: \(refusalLines.count)")
+        // (Thirty refusals: a slow build, under a sanitizer, takes several seconds over them.)
+        #expect(!refusalLines.isEmpty && refusalLines.count <= min(faultSeconds + 2, 29),
+                "one line a second, not one a request: \(refusalLines.count) in \(faultSeconds) s")
         #expect(!lines.contains { $0.contains("request failed") }, "no request logged as a failure of its own")
         // Nothing refused was kept; everything acknowledged was.
         let database = try Database(path: configuration.storePath, mode: .readOnly)
