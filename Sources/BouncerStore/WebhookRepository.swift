@@ -28,7 +28,8 @@ public struct StoredWebhook: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    public func takes(_ type: String) -> Bool { types.contains("*") || types.contains(type) }
+    /// Whether a webhook of `types` is sent events of `type`.
+    public static func takes(_ type: String, types: [String]) -> Bool { types.contains("*") || types.contains(type) }
 }
 
 public enum DeliveryState: String, Sendable, CaseIterable, DatabaseValueConvertible {
@@ -87,7 +88,7 @@ public protocol WebhookRepository: Sendable {
     /// Deletes it and its deliveries; false when there is none.
     func deleteWebhook(id: String) async throws -> Bool
     /// Queues a delivery of `payload` outside the event log (a test); nil when there is no such webhook.
-    func queueTestDelivery(webhookID: String, eventType: String, payload: (Int64) -> String, now: String) async throws -> WebhookDelivery?
+    func queueTestDelivery(webhookID: String, eventType: String, payload: String, now: String) async throws -> WebhookDelivery?
     /// Makes a delivery of each event after the webhook's cursor (at most `limit` events) that
     /// it takes, and moves the cursor past them, in one transaction (several instances may do this
     /// at once: the webhook's row is locked for it). Returns how many events were passed.
@@ -147,16 +148,13 @@ extension SQLStore {
         }
     }
 
-    public func queueTestDelivery(webhookID: String, eventType: String, payload: (Int64) -> String, now: String)
-        async throws -> WebhookDelivery? {
-        // Made before the write: the closure is not Sendable, its text is.
-        let made = payload(0)
-        return try await write { database in
+    public func queueTestDelivery(webhookID: String, eventType: String, payload: String, now: String) async throws -> WebhookDelivery? {
+        try await write { database in
             guard try database.fetchOne("SELECT 1 FROM webhooks WHERE id = ?", [.text(webhookID)]) != nil else { return nil }
             let row = try database.fetchOne("""
                 INSERT INTO webhook_deliveries (webhook_id, message_id, event_type, payload, state, next_attempt_at, created_at, updated_at)
                 VALUES (?, 'test', ?, ?, 'pending', ?, ?, ?) RETURNING id
-                """, [.text(webhookID), .text(eventType), .text(made), .text(now), .text(now), .text(now)])
+                """, [.text(webhookID), .text(eventType), .text(payload), .text(now), .text(now), .text(now)])
             guard let id = row?.get("id", as: Int64.self) else { return nil }
             try database.execute("UPDATE webhook_deliveries SET message_id = ? WHERE id = ?", [.text("test_\(id)"), .integer(id)])
             return try database.fetchOne("SELECT \(Self.deliveryColumns) FROM webhook_deliveries WHERE id = ?", [.integer(id)])
@@ -179,7 +177,7 @@ extension SQLStore {
                                                [.integer(cursor), .integer(Int64(limit))]).map(Self.storedEvent)
             guard let last = events.last?.id else { return 0 }
             // One statement for the page (a round trip each would cost PostgreSQL more than the rows).
-            let taken = events.filter { types.contains("*") || types.contains($0.type) }
+            let taken = events.filter { StoredWebhook.takes($0.type, types: types) }
             if !taken.isEmpty {
                 try database.execute("""
                     INSERT INTO webhook_deliveries (webhook_id, message_id, event_type, payload, state, next_attempt_at, created_at, updated_at)
@@ -196,6 +194,17 @@ extension SQLStore {
 
     public func claimDeliveries(webhookID: String, limit: Int, now: String, until: String) async throws -> [WebhookDelivery] {
         guard limit > 0 else { return [] }
+        // Most looks find nothing due: a read says so without a write transaction. A disabled
+        // webhook's deliveries wait for it to be enabled again.
+        let due: Bool = try await read { database in
+            try database.fetchOne("""
+                SELECT 1 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                WHERE d.webhook_id = ? AND w.enabled = 1 AND d.state = 'pending' AND d.next_attempt_at <= ?
+                  AND (d.claimed_until IS NULL OR d.claimed_until < ?)
+                LIMIT 1
+                """, [.text(webhookID), .text(now), .text(now)]) != nil
+        }
+        guard due else { return [] }
         return try await writeApart { database in
             // The outer conditions are checked again on a row another instance changed meanwhile
             // (PostgreSQL), so a delivery is taken by one dispatcher at a time.

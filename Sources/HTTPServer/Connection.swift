@@ -80,40 +80,25 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     func readable(hangUp: Bool = false) {
         guard state.readable(hangUp: hangUp) else { return }
-        if stream != nil { return discardStreamInput() }
+        if stream != nil {
+            // While a response streams the peer has nothing more to say: what it sends is
+            // dropped, and its end closes the connection.
+            if readAvailable(discarding: true) >= 0 && !state.isReading { close() }
+            return
+        }
         guard readAvailable() >= 0 else { return }
         processInput()
     }
 
-    /// While a response streams the peer has nothing more to say: what it sends is dropped, and
-    /// its end (or a failure) closes the connection.
-    private func discardStreamInput() {
-        let buffer = loop.readBuffer
-        var total = 0
-        while total < Self.readBudget {
-            switch Socket.read(fd, into: buffer) {
-            case .bytes(let count):
-                total += count
-                if count < buffer.count && !state.peerHungUp { return }
-            case .wouldBlock:
-                return
-            case .closed, .failed:
-                close()
-                return
-            }
-        }
-        loop.execute { self.readable(hangUp: false) }
-    }
-
-    /// Reads what the socket has into the parser: the byte count, or -1 when the connection
-    /// failed and was closed.
-    private func readAvailable() -> Int {
+    /// Reads what the socket has into the parser (or drops it, `discarding`): the byte count, or
+    /// -1 when the connection failed and was closed.
+    private func readAvailable(discarding: Bool = false) -> Int {
         var total = 0
         let buffer = loop.readBuffer
         reading: while total < Self.readBudget {
             switch Socket.read(fd, into: buffer) {
             case .bytes(let count):
-                parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if !discarding { parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
                 total += count
                 // A short read drained the socket (a later arrival raises a new edge), unless the
                 // peer hung up: then its end is still to be read.

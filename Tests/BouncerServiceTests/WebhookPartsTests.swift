@@ -79,4 +79,19 @@ import Testing
         while waited < 24 * 3600 { waited += WebhookDispatcher.delay(afterAttempt: attempt, first: .seconds(5)); attempt += 1 }
         #expect(attempt > 10)
     }
+
+    /// Unless private addresses are allowed, the sender never opens a socket to one, whatever the
+    /// URL's host resolves to at the moment of delivery; allowed, it connects (here, to a port
+    /// where nothing listens).
+    @Test func theSenderRefusesPrivateAddressesWhereItConnects() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:9/hook"))
+        let strict = WebhookSender(threads: 1)
+        defer { strict.close() }
+        let refused = await strict.post(url, headers: [:], body: [])
+        #expect(refused.status == nil && refused.error?.hasPrefix("refused") == true, "\(refused)")
+        let lenient = WebhookSender(threads: 1, allowPrivate: true)
+        defer { lenient.close() }
+        let attempted = await lenient.post(url, headers: [:], body: [])
+        #expect(attempted.status == nil && attempted.error?.hasPrefix("refused") == false, "\(attempted)")
+    }
 }

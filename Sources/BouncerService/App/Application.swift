@@ -132,7 +132,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
     var webhookLimits = WebhookDispatcher.Limits()
     webhookLimits.firstRetry = configuration.webhookFirstRetry
-    let webhooks = WebhookDispatcher(repository: store, sender: WebhookSender(), allowPrivate: configuration.webhookAllowPrivate,
+    let webhooks = WebhookDispatcher(repository: store, sender: WebhookSender(allowPrivate: configuration.webhookAllowPrivate),
                                      limits: webhookLimits, logger: logger, metrics: metrics)
     metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,

@@ -23,7 +23,6 @@ final class WebhookDispatcher: Sendable {
 
     private let repository: any WebhookRepository
     private let sender: WebhookSender
-    private let allowPrivate: Bool
     private let limits: Limits
     private let logger: Logger
     private let metrics: Metrics
@@ -32,11 +31,9 @@ final class WebhookDispatcher: Sendable {
     private let slots: AsyncSlots
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    init(repository: any WebhookRepository, sender: WebhookSender, allowPrivate: Bool, limits: Limits = Limits(), logger: Logger,
-         metrics: Metrics) {
+    init(repository: any WebhookRepository, sender: WebhookSender, limits: Limits = Limits(), logger: Logger, metrics: Metrics) {
         self.repository = repository
         self.sender = sender
-        self.allowPrivate = allowPrivate
         self.limits = limits
         self.logger = logger
         self.metrics = metrics
@@ -107,8 +104,9 @@ final class WebhookDispatcher: Sendable {
     /// Attempts the webhook's due deliveries, `perWebhook` at once, taking more as slots free up
     /// (and every `pollInterval` while all are busy: a slow receiver's attempt does not hold the
     /// others back), and records outcomes a batch at a time, until none is due or under way.
-    private func work(for hook: StoredWebhook) async {
-        defer { inFlight.withLock { $0[hook.id] = nil } }
+    private func work(for webhook: StoredWebhook) async {
+        defer { inFlight.withLock { $0[webhook.id] = nil } }
+        var hook = webhook
         // Claimed but not yet attempted: few enough to be attempted within their claim even if
         // every attempt runs to its timeout.
         let batch = limits.perWebhook * 4
@@ -120,6 +118,9 @@ final class WebhookDispatcher: Sendable {
             var claimable = true
             while !Task.isCancelled {
                 if queued.isEmpty && claimable {
+                    // As it is now: a change of its URL or secret, or its disabling, holds for
+                    // what is taken from here on.
+                    if let current = try? await repository.webhook(id: hook.id) { hook = current }
                     let now = Date()
                     queued = (try? await repository.claimDeliveries(
                         webhookID: hook.id, limit: batch, now: Timestamp.format(now),
@@ -127,7 +128,7 @@ final class WebhookDispatcher: Sendable {
                     claimable = false
                 }
                 while running < limits.perWebhook, !queued.isEmpty {
-                    let delivery = queued.removeFirst()
+                    let (delivery, hook) = (queued.removeFirst(), hook)
                     group.addTask { .attempted(await self.attemptCounted(delivery, to: hook)) }
                     running += 1
                 }
@@ -191,9 +192,7 @@ final class WebhookDispatcher: Sendable {
     /// One attempt, and what follows from it.
     private func attempt(_ delivery: WebhookDelivery, to hook: StoredWebhook) async -> DeliveryResult {
         let outcome: WebhookSender.Outcome
-        if let refusal = await refusal(of: hook.url) {
-            outcome = WebhookSender.Outcome(status: nil, error: refusal)
-        } else if let url = URL(string: hook.url) {
+        if let url = URL(string: hook.url) {
             let timestamp = Int(Date().timeIntervalSince1970)
             let body = Array(delivery.payload.utf8)
             var headers = ["Content-Type": "application/json", "User-Agent": "Bouncer-Webhooks/\(BouncerVersion.current)",
@@ -204,12 +203,6 @@ final class WebhookDispatcher: Sendable {
             outcome = WebhookSender.Outcome(status: nil, error: "the URL cannot be used")
         }
         return Self.result(of: outcome, for: delivery, limits: limits, now: Date())
-    }
-
-    /// Why the URL's host may not be called now (it resolves to a private address), or nil.
-    private func refusal(of url: String) async -> String? {
-        guard !allowPrivate, let host = URLComponents(string: url)?.host else { return nil }
-        return await WebhookAddress.refusal(of: host).map { "refused: \($0)" }
     }
 
     /// A 2xx is delivered; a 410 fails the delivery and disables the webhook; anything else is

@@ -135,7 +135,7 @@ struct WebhookRoutes: Sendable {
         let now = Timestamp.now()
         let payload = #"{"id":0,"type":"webhook.test","created_at":"\#(now)","data":{"webhook_id":"\#(webhook.id)"}}"#
         guard let delivery = try await repository.queueTestDelivery(webhookID: webhook.id, eventType: "webhook.test",
-                                                                    payload: { _ in payload }, now: now) else { throw Self.notFound }
+                                                                    payload: payload, now: now) else { throw Self.notFound }
         return try Response.encoded(DeliveryJSON(delivery), status: .accepted)
     }
 

@@ -6,7 +6,10 @@ import Locking
 /// transfer holds its thread, never one of the service's shared ones). An attempt is bounded in
 /// time (`timeout`, connecting included); at most `maxResponseBytes` of a response body are
 /// read (only the status counts); redirects are not followed (a receiver's 3xx is an answer like
-/// any other that is not 2xx); only http and https are spoken.
+/// any other that is not 2xx); only http and https are spoken. Unless `allowPrivate`, a socket to
+/// an address that is not public is never opened: the address libcurl is about to connect to is
+/// checked, so a name that resolved to a public address when the URL was registered and to a
+/// private one now (DNS rebinding) is refused all the same.
 final class WebhookSender: Sendable {
     struct Outcome: Sendable, Equatable {
         /// The response's status; nil when none came.
@@ -28,6 +31,7 @@ final class WebhookSender: Sendable {
     }
 
     private let timeout: Duration
+    private let allowPrivate: Bool
     private let queue = Locked(Queue())
     private let ready = DispatchSemaphore(value: 0)
     private let threads: Int
@@ -36,9 +40,10 @@ final class WebhookSender: Sendable {
     private static let initialized: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// `threads`: transfers at once (the dispatcher never asks for more).
-    init(timeout: Duration = .seconds(10), threads: Int = 16) {
+    init(timeout: Duration = .seconds(10), threads: Int = 16, allowPrivate: Bool = false) {
         _ = Self.initialized
         self.timeout = timeout
+        self.allowPrivate = allowPrivate
         self.threads = threads
         for index in 0..<threads {
             let thread = Thread { [self] in work() }
@@ -97,9 +102,23 @@ final class WebhookSender: Sendable {
         headerList = curl_slist_append(headerList, "Expect:")
         defer { curl_slist_free_all(headerList) }
         var received = 0
+        var refused = false
         let milliseconds = Int(timeout / .milliseconds(1))
         let code: CURLcode = job.body.withUnsafeBufferPointer { body in
+            withUnsafeMutablePointer(to: &refused) { refusal in
             withUnsafeMutablePointer(to: &received) { counter in
+                if !allowPrivate {
+                    bouncer_curl_set_open_socket(handle, { context, _, address in
+                        guard let address else { return CURL_SOCKET_BAD }
+                        var bytes = [UInt8](repeating: 0, count: 16)
+                        let count = Int(bouncer_curl_address(address, &bytes))
+                        guard count > 0, WebhookAddress.isPublic(Array(bytes.prefix(count))) else {
+                            context?.assumingMemoryBound(to: Bool.self).pointee = true
+                            return CURL_SOCKET_BAD
+                        }
+                        return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+                    }, refusal)
+                }
                 bouncer_curl_set_string(handle, CURLOPT_URL, job.url)
                 bouncer_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
                 bouncer_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
@@ -120,7 +139,9 @@ final class WebhookSender: Sendable {
                 }
                 return curl_easy_perform(handle)
             }
+            }
         }
+        if refused { return Outcome(status: nil, error: "refused: the host resolves to a loopback or private address") }
         var status = 0
         bouncer_curl_response_code(handle, &status)
         // A status read before the body was cut off (too long) still counts.
