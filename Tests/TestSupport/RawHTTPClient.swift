@@ -68,6 +68,14 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// For a client of several instances (`rotatingOver`): their connections after this one's
     /// own, the turn of the next `request`, and what follows each change.
     private var rotation: (others: [RawHTTPClient], next: Int, afterChange: (Duration) throws -> Void)?
+    /// Where the socket connects: kept to connect again (`reconnectsWhenClosedIdle`).
+    private let address: (port: Int, host: String)
+    /// Before a `request`, connect again if the server closed the connection while it sat idle,
+    /// as a load balancer's pool or any HTTP client library does. For clients of the API rather
+    /// than of the HTTP layer: a connection can sit unused past the server's header or keep-alive
+    /// timeout (a rotating client's, while the test talks to the other instances; any, on a slow
+    /// machine), and a request sent on it then meets a close the test did not ask about.
+    public var reconnectsWhenClosedIdle = false
 
     /// A client that sends each `request` to the next of `ports` in turn (round robin, as a load
     /// balancer would), calling `afterChange` with the time each request that is not a GET or
@@ -75,7 +83,9 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// bytes (`send`, `readResponse`) go to the first port's connection.
     public convenience init(rotatingOver ports: [Int], afterChange: @escaping (Duration) throws -> Void) throws {
         try self.init(port: ports[0])
-        rotation = (try ports.dropFirst().map { try RawHTTPClient(port: $0) }, 0, afterChange)
+        let others = try ports.dropFirst().map { try RawHTTPClient(port: $0) }
+        for client in [self] + others { client.reconnectsWhenClosedIdle = true }
+        rotation = (others, 0, afterChange)
     }
 
     /// Connects, blocking until the connection is made.
@@ -93,7 +103,12 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     /// A non-blocking socket whose connect has begun.
     private init(connectingTo port: Int, host: String) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        address = (port, host)
+        fd = try Self.startConnecting(to: port, host: host)
+    }
+
+    private static func startConnecting(to port: Int, host: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.socketCall("socket", errno) }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -106,7 +121,33 @@ public final class RawHTTPClient: @unchecked Sendable {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        if result != 0 && errno != EINPROGRESS { throw RawHTTPError.connectFailed(errno) }
+        if result != 0 && errno != EINPROGRESS {
+            let code = errno
+            Glibc.close(fd)
+            throw RawHTTPError.connectFailed(code)
+        }
+        return fd
+    }
+
+    /// Whether the peer closed (or reset) this connection while nothing was asked of it: it is
+    /// readable with no response pending, and what it has to read is its end.
+    private func closedWhileIdle() -> Bool {
+        guard buffer.isEmpty else { return false }
+        if peerClosed { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        var byte: UInt8 = 0
+        let count = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno == ECONNRESET)
+    }
+
+    /// Replaces a connection the server closed with a new one to the same address.
+    private func reconnect(timeout: Duration) throws {
+        Glibc.close(fd)
+        fd = try Self.startConnecting(to: address.port, host: address.host)
+        buffer = []
+        peerClosed = false
+        try retryPolling(until: Self.deadline(timeout), for: Int16(POLLOUT), "connect") { try connected() }
     }
 
     deinit { close() }
@@ -169,6 +210,7 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     private func requestHere(_ method: String, _ path: String, headers: [String: String], body: String?,
                              timeout: Duration) throws -> RawResponse {
+        if reconnectsWhenClosedIdle && closedWhileIdle() { try reconnect(timeout: timeout) }
         try send(Self.requestText(method, path, headers: headers, body: body), timeout: timeout)
         return try readResponse(timeout: timeout, expectBody: method != "HEAD")
     }

@@ -145,9 +145,14 @@ public final class ServiceProcess: @unchecked Sendable {
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
     /// A client of this service: of its one instance, or of each instance in turn, waiting after
-    /// each change until every instance has it in force.
+    /// each change until every instance has it in force. It connects again when the service
+    /// closed its connection while idle.
     public func client() throws -> RawHTTPClient {
-        guard !siblings.isEmpty else { return try RawHTTPClient(port: port) }
+        guard !siblings.isEmpty else {
+            let client = try RawHTTPClient(port: port)
+            client.reconnectsWhenClosedIdle = true
+            return client
+        }
         let instances = [self] + siblings
         // Within a second of the answer, or, for a change that took long to put in force where it
         // was made (a large import compiles for seconds), within that time again.
