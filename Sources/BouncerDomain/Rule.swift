@@ -12,9 +12,62 @@ public enum RuleKind: String, Sendable, Codable, CaseIterable {
     case email
     /// Text exempt from the other text rules (the Scunthorpe list).
     case allow
+    /// The same or nearly the same message, many times in a short while (a rate rule).
+    case flood
+    /// Too many distinct `@name` mentions in one message (a rate rule).
+    case mentions
+    /// Too many links in one message, or from one user in a short while (a rate rule).
+    case links
 
     /// `allow` rules take no action; every other kind needs one.
     public var takesAction: Bool { self != .allow }
+
+    /// Rate rules judge a message by its sender and what they sent before, with `params`; the
+    /// others match the text against `pattern`.
+    public var isRate: Bool { self == .flood || self == .mentions || self == .links }
+}
+
+/// Whether a rule decides verdicts, or is only watched.
+public enum RuleMode: String, Sendable, Codable, CaseIterable {
+    case enforce
+    /// Matched and counted like any rule, shown to moderators, but never acting.
+    case observe
+}
+
+/// What makes two messages of a `flood` the same.
+public enum FloodSimilarity: String, Sendable, Codable, CaseIterable {
+    /// The same text after normalization.
+    case identical
+    /// Near-duplicates: a few characters changed, added or reordered.
+    case similar
+}
+
+/// A rate rule's settings.
+public enum RuleParams: Sendable, Equatable {
+    /// The `threshold`-th message within `windowSeconds` that is the same as earlier ones.
+    case flood(threshold: Int, windowSeconds: Int, similarity: FloodSimilarity)
+    /// More than `max` distinct mentions in one message.
+    case mentions(max: Int)
+    /// More than `max` links in one message, or, with a window, from one user within it.
+    case links(max: Int, windowSeconds: Int?)
+
+    /// The kind of rule these settings are for.
+    public var kind: RuleKind {
+        switch self {
+        case .flood: .flood
+        case .mentions: .mentions
+        case .links: .links
+        }
+    }
+
+    /// How far back the rule looks at a sender's messages (nil: only at this one).
+    public var windowSeconds: Int? {
+        switch self {
+        case .flood(_, let window, _): window
+        case .mentions: nil
+        case .links(_, let window): window
+        }
+    }
 }
 
 /// What happens to a message a rule matches, strongest first.
@@ -60,9 +113,17 @@ public struct RuleDefinition: Sendable, Equatable {
     /// Whether a `word` rule also matches the word's inflections (`fucks`, `fucking`, see
     /// `Inflection`); nil follows the rule set's setting.
     public var inflections: Bool?
+    public var mode: RuleMode
+    /// A rate rule's settings; nil for the others.
+    public var params: RuleParams?
+    /// Senders of these roles are spared the rule.
+    public var exemptRoles: [Role]
+    /// When set, the rule applies only to senders first seen less than this many seconds ago.
+    public var newUsersOnlySeconds: Int?
 
     public init(id: String, name: String = "", kind: RuleKind, pattern: String, action: RuleAction?,
-                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0, inflections: Bool? = nil) {
+                channels: [String] = ["*"], enabled: Bool = true, priority: Int = 0, inflections: Bool? = nil,
+                mode: RuleMode = .enforce, params: RuleParams? = nil, exemptRoles: [Role] = [], newUsersOnlySeconds: Int? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -72,5 +133,112 @@ public struct RuleDefinition: Sendable, Equatable {
         self.enabled = enabled
         self.priority = priority
         self.inflections = inflections
+        self.mode = mode
+        self.params = params
+        self.exemptRoles = exemptRoles
+        self.newUsersOnlySeconds = newUsersOnlySeconds
     }
+
+    /// Whether the rule judges messages from this sender (nil: no particular sender, as for
+    /// `moderation/check`, where every rule applies).
+    public func applies(to sender: SenderFacts?) -> Bool {
+        guard let sender else { return true }
+        if exemptRoles.contains(sender.role) { return false }
+        if let newUsersOnlySeconds, sender.secondsSinceFirstSeen >= Double(newUsersOnlySeconds) { return false }
+        return true
+    }
+}
+
+/// What rules may ask about a message's sender.
+public struct SenderFacts: Sendable, Equatable {
+    public var userID: String
+    public var role: Role
+    /// Since the user's first message (0 for their first).
+    public var secondsSinceFirstSeen: Double
+
+    public init(userID: String, role: Role, secondsSinceFirstSeen: Double) {
+        self.userID = userID
+        self.role = role
+        self.secondsSinceFirstSeen = secondsSinceFirstSeen
+    }
+}
+
+extension RuleParams {
+    /// The settings as the API and the store write them: one flat object, its fields by kind.
+    public struct Fields: Codable, Sendable, Equatable {
+        public var threshold: Int?
+        public var window_seconds: Int?
+        public var similarity: FloodSimilarity?
+        public var max: Int?
+
+        public init(threshold: Int? = nil, window_seconds: Int? = nil, similarity: FloodSimilarity? = nil, max: Int? = nil) {
+            self.threshold = threshold
+            self.window_seconds = window_seconds
+            self.similarity = similarity
+            self.max = max
+        }
+    }
+
+    /// Longest window a rate rule may look back: what a sender's marks are kept in memory for.
+    public static let maxWindowSeconds = 3600
+    /// Most messages a flood may count, and most mentions or links a rule may allow.
+    public static let maxCount = 1000
+
+    public var fields: Fields {
+        switch self {
+        case .flood(let threshold, let window, let similarity):
+            Fields(threshold: threshold, window_seconds: window, similarity: similarity)
+        case .mentions(let max):
+            Fields(max: max)
+        case .links(let max, let window):
+            Fields(window_seconds: window, max: max)
+        }
+    }
+
+    /// Settings for a rule of `kind` from `fields`, or why they cannot be used.
+    public init(kind: RuleKind, fields: Fields) throws(RuleParamsError) {
+        func window(required: Bool) throws(RuleParamsError) -> Int? {
+            guard let seconds = fields.window_seconds else {
+                if required { throw RuleParamsError("`params.window_seconds` is required for \(kind.rawValue) rules") }
+                return nil
+            }
+            guard (1...Self.maxWindowSeconds).contains(seconds) else {
+                throw RuleParamsError("`params.window_seconds` must be from 1 to \(Self.maxWindowSeconds)")
+            }
+            return seconds
+        }
+        func count(_ value: Int?, _ name: String, from lowest: Int) throws(RuleParamsError) -> Int {
+            guard let value else { throw RuleParamsError("`params.\(name)` is required for \(kind.rawValue) rules") }
+            guard (lowest...Self.maxCount).contains(value) else {
+                throw RuleParamsError("`params.\(name)` must be from \(lowest) to \(Self.maxCount)")
+            }
+            return value
+        }
+        func unused(_ names: [(String, Bool)]) throws(RuleParamsError) {
+            if let name = names.first(where: { $0.1 })?.0 {
+                throw RuleParamsError("`params.\(name)` is not a setting of \(kind.rawValue) rules")
+            }
+        }
+        switch kind {
+        case .flood:
+            try unused([("max", fields.max != nil)])
+            self = .flood(threshold: try count(fields.threshold, "threshold", from: 2), windowSeconds: try window(required: true)!,
+                          similarity: fields.similarity ?? .identical)
+        case .mentions:
+            try unused([("threshold", fields.threshold != nil), ("window_seconds", fields.window_seconds != nil),
+                        ("similarity", fields.similarity != nil)])
+            self = .mentions(max: try count(fields.max, "max", from: 0))
+        case .links:
+            try unused([("threshold", fields.threshold != nil), ("similarity", fields.similarity != nil)])
+            self = .links(max: try count(fields.max, "max", from: 0), windowSeconds: try window(required: false))
+        default:
+            throw RuleParamsError("\(kind.rawValue) rules take no `params`")
+        }
+    }
+}
+
+/// Why a rate rule's settings cannot be used.
+public struct RuleParamsError: Error, Sendable, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
 }

@@ -42,6 +42,11 @@ public final class CompiledRuleSet: Sendable {
 
     public var ruleCount: Int { rules.count }
 
+    /// The enabled rate rules, which the text's matches do not judge (see `RateRules`).
+    public let rateRules: [RuleDefinition]
+    /// Whether some enabled rule applies only to new users, so a send must know its sender's age.
+    public let asksSenderAge: Bool
+
     /// Compiles the enabled rules. Throws the first rule whose pattern cannot be used.
     /// `inflections`: whether `word` rules match inflections when they do not say (the rule set's
     /// setting; see `RuleDefinition.inflections`).
@@ -106,6 +111,8 @@ public final class CompiledRuleSet: Sendable {
         self.foldedLiteralIDs = foldedIDs
         self.regexIDs = regexIDs
         self.compileDuration = duration
+        self.rateRules = rules.filter { $0.enabled && $0.kind.isRate }
+        self.asksSenderAge = rules.contains { $0.enabled && $0.newUsersOnlySeconds != nil }
         self.scratch = ScratchPool(databases: words.map(\.database) + [folded, regex, filter].compactMap { $0 })
     }
 
@@ -118,7 +125,8 @@ public final class CompiledRuleSet: Sendable {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var prepared: [Entry] = []
             var refusal: Refusal?
-            for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled {
+            // Rate rules match no pattern: `RateRules` judges them.
+            for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled && !rules[index].kind.isRate {
                 do {
                     let rule = rules[index]
                     let inflects = rule.kind == .word && (rule.inflections ?? inflections)
@@ -218,8 +226,9 @@ public final class CompiledRuleSet: Sendable {
 
     // MARK: - Checking
 
-    /// The verdict for `text` sent to `channel` (nil: every rule applies).
-    public func check(_ text: String, channel: String? = nil) -> Verdict {
+    /// The verdict of the text rules for `text` sent to `channel` by `sender` (nil: every rule
+    /// applies).
+    public func check(_ text: String, channel: String? = nil, sender: SenderFacts? = nil) -> Verdict {
         guard !entries.isEmpty else { return .none }
         let normalized = NormalizedText(text)
         var hits: [(entry: Int, start: Int, end: Int)] = []  // original character offsets
@@ -273,7 +282,7 @@ public final class CompiledRuleSet: Sendable {
                 }
             }
         }
-        return verdict(from: hits, in: normalized, channel: channel)
+        return verdict(from: hits, in: normalized, channel: channel, sender: sender)
     }
 
     /// A literal found in the `words` form is a match when it stands as whole words (unless a
@@ -303,14 +312,16 @@ public final class CompiledRuleSet: Sendable {
         return matchEnd
     }
 
-    private func verdict(from hits: [(entry: Int, start: Int, end: Int)], in text: NormalizedText, channel: String?) -> Verdict {
+    private func verdict(from hits: [(entry: Int, start: Int, end: Int)], in text: NormalizedText, channel: String?,
+                         sender: SenderFacts?) -> Verdict {
         guard !hits.isEmpty else { return .none }
         var allowed: [(Int, Int)] = []
         var found: [Int: Set<ClosedRange<Int>>] = [:]  // rule index -> original spans (as start...end-1)
         for hit in hits {
             let rule = rules[entries[hit.entry].rule]
-            guard rule.applies(to: channel), hit.end > hit.start else { continue }
-            if rule.kind == .allow {
+            guard rule.applies(to: channel), rule.applies(to: sender), hit.end > hit.start else { continue }
+            // An observed allow rule is counted, not obeyed: it exempts nothing.
+            if rule.kind == .allow && rule.mode == .enforce {
                 allowed.append((hit.start, hit.end))
             } else {
                 found[entries[hit.entry].rule, default: []].insert(hit.start...(hit.end - 1))
@@ -319,26 +330,27 @@ public final class CompiledRuleSet: Sendable {
         let exempt = Self.disjoint(allowed)
         let reader = SpanReader(text.original)
         var matches: [Verdict.RuleMatch] = []
+        var observed: [Verdict.RuleMatch] = []
         var maskedRanges: [ClosedRange<Int>] = []
         for (ruleIndex, spans) in found {
             let kept = spans.filter { !Self.overlaps($0, exempt) }
                 .sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
             guard !kept.isEmpty else { continue }
             let rule = rules[ruleIndex]
-            if rule.action == .maskFlag { maskedRanges.append(contentsOf: kept) }
             // Every span counts for the verdict and the mask; the first are reported.
             let matched = kept.prefix(Self.maxReportedSpans).map { reader.span($0.lowerBound, $0.upperBound + 1) }
-            matches.append(Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
-                                             priority: rule.priority, matched: Array(matched)))
+            let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
+                                          priority: rule.priority, matched: Array(matched))
+            guard rule.mode == .enforce else {
+                observed.append(match)
+                continue
+            }
+            if rule.action == .maskFlag { maskedRanges.append(contentsOf: kept) }
+            matches.append(match)
         }
-        guard !matches.isEmpty else { return .none }
-        matches.sort { a, b in
-            let strengthA = a.action?.strength ?? Int.max, strengthB = b.action?.strength ?? Int.max
-            if strengthA != strengthB { return strengthA < strengthB }
-            if a.priority != b.priority { return a.priority > b.priority }
-            if a.matched[0].start != b.matched[0].start { return a.matched[0].start < b.matched[0].start }
-            return a.ruleID < b.ruleID
-        }
+        guard !matches.isEmpty || !observed.isEmpty else { return .none }
+        matches.sort(by: Verdict.RuleMatch.precedes)
+        observed.sort(by: Verdict.RuleMatch.precedes)
         let action = matches.first?.action
         var masked: String?
         if action == .maskFlag {
@@ -356,6 +368,6 @@ public final class CompiledRuleSet: Sendable {
             view.append(contentsOf: scalars)
             masked = String(view)
         }
-        return Verdict(action: action, rules: matches, maskedText: masked)
+        return Verdict(action: action, rules: matches, observed: observed, maskedText: masked)
     }
 }

@@ -130,6 +130,14 @@ public struct MatchSpan: Sendable, Equatable, Hashable, Codable {
     public var utf16Start: Int
     public var utf16End: Int
 
+    public init(text: String, start: Int, end: Int, utf16Start: Int, utf16End: Int) {
+        self.text = text
+        self.start = start
+        self.end = end
+        self.utf16Start = utf16Start
+        self.utf16End = utf16End
+    }
+
     enum CodingKeys: String, CodingKey {
         case text, start, end
         case utf16Start = "utf16_start"

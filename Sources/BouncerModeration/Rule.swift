@@ -2,7 +2,7 @@ import BouncerDomain
 
 extension RuleDefinition {
     /// Whether the rule applies to messages in `channel` (nil: every rule applies).
-    func applies(to channel: String?) -> Bool {
+    public func applies(to channel: String?) -> Bool {
         guard let channel else { return true }
         return channels.contains { ChannelGlob.matches($0, channel) }
     }

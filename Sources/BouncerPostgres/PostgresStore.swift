@@ -55,6 +55,7 @@ extension PostgresStore: ServiceStore {
     public var location: String { PostgresStore.redacted(url) }
 
     public var sharedSendRates: (any SharedSendRates)? { sendRates }
+    public var sharedRateLedger: (any RateLedger)? { nil }
 
     public static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "postgres" }

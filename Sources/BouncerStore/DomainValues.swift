@@ -15,3 +15,4 @@ extension MessageState: DatabaseValueConvertible {}
 extension FlagState: DatabaseValueConvertible {}
 extension RuleKind: DatabaseValueConvertible {}
 extension RuleAction: DatabaseValueConvertible {}
+extension RuleMode: DatabaseValueConvertible {}

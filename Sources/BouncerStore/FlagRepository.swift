@@ -95,8 +95,11 @@ public protocol FlagRepository: Sendable {
     func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
     /// Resolves every open flag of the message at once (and removes the message for that
     /// decision), with its audit entry, in one transaction. Nil when there is no such message.
+    /// `hitRules` names the rules that hit the message as it was: each gets the decision as a
+    /// review outcome (`rule_reviews`), confirmed unless it dismissed.
     func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                audit: AuditEntry, events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
+                audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
 }
 
 /// A flag just filed, as `fileFlag` hands it to the maker of its events.
@@ -122,7 +125,7 @@ extension FlagRepository {
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry) async throws -> ReviewResult? {
         try await review(messageID: messageID, resolution: resolution, removeMessage: removeMessage, by: moderator, now: now,
-                         audit: audit, events: { _ in [] })
+                         audit: audit, hitRules: { _ in [] }, events: { _ in [] })
     }
 }
 
@@ -244,9 +247,17 @@ extension SQLStore {
     }
 
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                       audit: AuditEntry, events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
+                       audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                       events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
         try await write { database in
-            guard try MessageSQL.read(database, id: messageID) != nil else { return nil }
+            guard let reviewed = try MessageSQL.read(database, id: messageID) else { return nil }
+            let outcome = resolution == "dismissed" ? "dismissed" : "confirmed"
+            for ruleID in Set(hitRules(reviewed)).sorted() {
+                try database.execute("""
+                    INSERT INTO rule_reviews (rule_id, message_id, outcome, reviewed_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (rule_id, message_id) DO UPDATE SET outcome = excluded.outcome, reviewed_at = excluded.reviewed_at
+                    """, [.text(ruleID), .text(messageID), .text(outcome), .text(now)])
+            }
             try database.execute(
                 "UPDATE flags SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? WHERE message_id = ? AND state = 'open'",
                 [.text(resolution), .text(moderator), .text(now), .text(messageID)])

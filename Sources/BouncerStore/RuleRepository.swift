@@ -27,6 +27,7 @@ public struct StoredRule: Sendable, Equatable {
 public struct RuleQuery: Sendable {
     public var kind: RuleKind?
     public var action: RuleAction?
+    public var mode: RuleMode?
     public var enabled: Bool?
     /// Searched in names and patterns.
     public var text: String?
@@ -72,7 +73,10 @@ extension RuleRepository {
 }
 
 extension SQLStore {
-    static var ruleColumns: String { "id, name, kind, pattern, action, channels, enabled, priority, inflections, created_at, updated_at, created_by" }
+    static var ruleColumns: String {
+        "id, name, kind, pattern, action, channels, enabled, priority, inflections, mode, params, exempt_roles, new_users_only_seconds, "
+            + "created_at, updated_at, created_by"
+    }
 
     public func allRules() async throws -> RuleSnapshot {
         try await read { database in
@@ -85,6 +89,7 @@ extension SQLStore {
         var arguments: [DatabaseValue] = []
         if let kind = query.kind { conditions.append("kind = ?"); arguments.append(kind.databaseValue) }
         if let action = query.action { conditions.append("action = ?"); arguments.append(action.databaseValue) }
+        if let mode = query.mode { conditions.append("mode = ?"); arguments.append(mode.databaseValue) }
         if let enabled = query.enabled { conditions.append("enabled = ?"); arguments.append(.integer(enabled ? 1 : 0)) }
         if let text = query.text {
             let like = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -128,11 +133,12 @@ extension SQLStore {
             try database.execute(
                 """
                 UPDATE rules SET name = ?, kind = ?, pattern = ?, action = ?, channels = ?, enabled = ?, priority = ?,
-                    inflections = ?, updated_at = ? WHERE id = ?
+                    inflections = ?, mode = ?, params = ?, exempt_roles = ?, new_users_only_seconds = ?, updated_at = ? WHERE id = ?
                 """,
                 [.text(rule.name), rule.kind.databaseValue, .text(rule.pattern), rule.action.databaseValue,
                  .text(Self.encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
-                 Self.inflectionsValue(rule), .text(rule.updatedAt), .text(rule.id)])
+                 Self.inflectionsValue(rule), rule.mode.databaseValue, Self.paramsValue(rule), .text(Self.encodeRoles(rule.exemptRoles)),
+                 rule.newUsersOnlySeconds.map { .integer(Int64($0)) } ?? .null, .text(rule.updatedAt), .text(rule.id)])
             guard database.changes > 0 else { return nil }
             try EventLog.append(events, database)
             return RuleSnapshot(sequence: try Self.advance(.rules, database), rules: try Self.readAllRules(database))
@@ -149,13 +155,16 @@ extension SQLStore {
     }
 
     private static var insertChunk: Int { 256 }
-    private static var ruleRow: String { "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" }
+    private static var ruleRow: String { "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" }
     private static var insertChunkSQL: String {
         "INSERT INTO rules (\(ruleColumns)) VALUES " + Array(repeating: ruleRow, count: insertChunk).joined(separator: ", ")
     }
 
     /// The columns matching needs, in `ruleColumns`' order (see `RuleSnapshot`).
-    static var matchingColumns: String { "id, name, kind, pattern, action, channels, enabled, priority, inflections" }
+    static var matchingColumns: String {
+        "id, name, kind, pattern, action, channels, enabled, priority, inflections, mode, params, exempt_roles, new_users_only_seconds"
+    }
+    static var matchingColumnCount: Int { 13 }
 
     /// Every rule with what matching needs (`SQLStore.readAllRules`'s default).
     public static func readAllRules(_ connection: Connection) throws -> [StoredRule] {
@@ -167,7 +176,28 @@ extension SQLStore {
     private static func values(_ rule: StoredRule) -> [DatabaseValue] {
         [.text(rule.id), .text(rule.name), rule.kind.databaseValue, .text(rule.pattern), rule.action.databaseValue,
          .text(encodeChannels(rule.channels)), .integer(rule.enabled ? 1 : 0), .integer(Int64(rule.priority)),
-         inflectionsValue(rule), .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
+         inflectionsValue(rule), rule.mode.databaseValue, paramsValue(rule), .text(encodeRoles(rule.exemptRoles)),
+         rule.newUsersOnlySeconds.map { .integer(Int64($0)) } ?? .null, .text(rule.createdAt), .text(rule.updatedAt), .text(rule.createdBy)]
+    }
+
+    private static func paramsValue(_ rule: StoredRule) -> DatabaseValue {
+        guard let params = rule.params, let json = try? JSONText.encodedString(params.fields) else { return .null }
+        return .text(json)
+    }
+
+    /// Settings the store wrote; nil (no rate rule) should the row hold anything else.
+    static func decodeParams(_ text: String?, kind: RuleKind) -> RuleParams? {
+        guard let text, let fields = try? JSONValue.decode(RuleParams.Fields.self, from: text) else { return nil }
+        return try? RuleParams(kind: kind, fields: fields)
+    }
+
+    static func encodeRoles(_ roles: [Role]) -> String {
+        roles.isEmpty ? "[]" : (try? JSONText.encodedString(roles.map(\.rawValue))) ?? "[]"
+    }
+
+    static func decodeRoles(_ text: String) -> [Role] {
+        if text == "[]" { return [] }
+        return ((try? JSONValue.decode([String].self, from: text)) ?? []).compactMap(Role.init(rawValue:))
     }
 
     private static func inflectionsValue(_ rule: StoredRule) -> DatabaseValue {
@@ -181,10 +211,13 @@ extension SQLStore {
     static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
         func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
         // The columns' CHECK constraints admit only the known kinds and actions.
-        let definition = RuleDefinition(id: get(0) ?? "", name: get(1) ?? "", kind: get(2) ?? .word, pattern: get(3) ?? "",
+        let kind: RuleKind = get(2) ?? .word
+        let definition = RuleDefinition(id: get(0) ?? "", name: get(1) ?? "", kind: kind, pattern: get(3) ?? "",
                                         action: get(4), channels: decodeChannels(get(5) ?? "[]"), enabled: get(6) ?? true,
-                                        priority: get(7) ?? 0, inflections: get(8))
-        return StoredRule(definition, createdAt: get(9) ?? "", updatedAt: get(10) ?? "", createdBy: get(11) ?? "")
+                                        priority: get(7) ?? 0, inflections: get(8), mode: get(9) ?? .enforce,
+                                        params: decodeParams(get(10), kind: kind), exemptRoles: decodeRoles(get(11) ?? "[]"),
+                                        newUsersOnlySeconds: get(12))
+        return StoredRule(definition, createdAt: get(13) ?? "", updatedAt: get(14) ?? "", createdBy: get(15) ?? "")
     }
 
     static func encodeChannels(_ channels: [String]) -> String {
@@ -206,7 +239,7 @@ extension SQLiteStore: RuleRepository {
     public static func readAllRules(_ database: Database) throws -> [StoredRule] {
         var rules: [StoredRule] = []
         try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
-            rules.append(storedRule { $0 < 9 ? statement.value(at: Int32($0)) : .null })
+            rules.append(storedRule { $0 < matchingColumnCount ? statement.value(at: Int32($0)) : .null })
         }
         return rules
     }

@@ -45,7 +45,7 @@ extension DatabaseError: StoreFailure {}
 /// What the service holds a store by, whichever it is: every repository, and closing.
 public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository, ModerationRepository, SettingsRepository,
     LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository, ChangeVersionRepository, EventRepository,
-    WebhookRepository {
+    WebhookRepository, RuleStatsRepository {
     /// Where the store is, for logs: a file's path, or a server's host and database (never a password).
     var location: String { get }
     /// Starts calling `changed` soon after any instance commits a change of shared state (a
@@ -54,6 +54,9 @@ public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository,
     func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)?
     /// Send-rate buckets every instance counts in; nil when the store is one instance's.
     var sharedSendRates: (any SharedSendRates)? { get }
+    /// Where rate rules keep senders' recent messages when instances share the store; nil when
+    /// the store is one instance's (it keeps them in memory).
+    var sharedRateLedger: (any RateLedger)? { get }
     /// Writes a consistent copy of the store to `destination` (which must not exist): a file
     /// whose name ends with `backupExtension`.
     func backup(to destination: String) throws -> Backup.Result
@@ -73,6 +76,7 @@ extension SQLiteStore: ServiceStore {
     /// A SQLite file is one instance's.
     public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? { nil }
     public var sharedSendRates: (any SharedSendRates)? { nil }
+    public var sharedRateLedger: (any RateLedger)? { nil }
 
     public func backup(to destination: String) throws -> Backup.Result { try Backup.copy(storeAt: path, to: destination) }
     public var backupExtension: String { "sqlite3" }

@@ -40,6 +40,30 @@ public enum Timestamp {
 
     private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))
 
+    /// Seconds since 1970 of a time as `now()` writes it; nil for any other text.
+    public static func epochSeconds(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == length, bytes[4] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ offset: Int, _ digits: Int) -> Int? {
+            var value = 0
+            for byte in bytes[offset..<offset + digits] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), let milliseconds = number(20, 3) else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Double(timegm(&parts)) + Double(milliseconds) / 1000
+    }
+
     public static func format(_ date: Date) -> String {
         // Whole milliseconds first, so 0.999 s (not exactly representable) stays 999 ms.
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())

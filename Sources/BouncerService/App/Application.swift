@@ -18,9 +18,10 @@ public final class Application: Sendable {
     let eventPruner: EventPruner
     let eventFeed: EventFeed
     let webhooks: WebhookDispatcher
+    let judge: MessageJudge
 
     init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
-         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher) {
+         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher, judge: MessageJudge) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
@@ -29,6 +30,7 @@ public final class Application: Sendable {
         self.eventPruner = eventPruner
         self.eventFeed = eventFeed
         self.webhooks = webhooks
+        self.judge = judge
     }
 
     /// Starts listening; returns the bound port.
@@ -36,6 +38,7 @@ public final class Application: Sendable {
     public func start() throws -> Int {
         let port = try server.start()
         webhooks.start()
+        judge.start()
         logger.info("listening", ["address": .string("http://\(configuration.host):\(port)"), "host": .string(configuration.host),
                                   "port": .int(port), "store": .string(store.location), "version": .string(BouncerVersion.current)])
         logger.flush()
@@ -50,6 +53,7 @@ public final class Application: Sendable {
         eventPruner.stop()
         eventFeed.stop()
         webhooks.stop()
+        await judge.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -104,7 +108,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let bans = try await BanList(repository: store)
     let eventFeed = EventFeed(repository: store, logger: logger, heartbeatInterval: configuration.eventHeartbeat)
     metrics.gauge("bouncer_event_streams", "Event streams (GET /v1/events/stream) open now.") { Double(eventFeed.streamCount) }
-    let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, metrics: metrics,
+    let judge = MessageJudge(rules: rules, store: store, metrics: metrics, logger: logger)
+    let routes = makeRoutes(store: store, localization: localization, rules: rules, judge: judge, settings: settings, bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger), eventFeed: eventFeed,
                             webhookAllowPrivate: configuration.webhookAllowPrivate,
                             sendLimiter: sendLimiter, availability: availability,
@@ -136,7 +141,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                                      limits: webhookLimits, logger: logger, metrics: metrics)
     metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
-                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks)
+                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks, judge: judge)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -182,18 +187,20 @@ private func describe(_ source: SigningSecret.Source) -> String {
 }
 
 /// Every route of the service, with who may call it.
-func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, settings: LiveSettings, bans: BanList,
+func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge? = nil, settings: LiveSettings, bans: BanList,
                 metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil,
                 webhookAllowPrivate: Bool = false, sendLimiter: RateLimiter,
                 availability: StoreAvailability? = nil, backupDirectory: String = "data/backups") -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
+    let judge = judge ?? MessageJudge(rules: rules, store: store, metrics: metrics, logger: authenticator.logger)
     OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
-    RulesRoutes(rules: rules, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
+    RulesRoutes(rules: rules, judge: judge, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
+    RuleStatsRoutes(repository: store, hits: judge.hits).register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
-    MessagesRoutes(store: store, rules: rules, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
+    MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
         .register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)

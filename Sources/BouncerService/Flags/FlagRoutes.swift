@@ -215,7 +215,9 @@ struct FlagRoutes: Sendable {
         let (events, decision) = (localization.messageEvents, input.decision)
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",
-                                                       by: identity.userID, now: Timestamp.now(), audit: entry, events: { result in
+                                                       by: identity.userID, now: Timestamp.now(), audit: entry,
+                                                       hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
+                                                       events: { result in
                                                            events.ofReview(result, messageID: messageID, decision: decision,
                                                                            resolution: resolution, moderatorID: identity.userID)
                                                        }),

@@ -22,7 +22,7 @@ extension MessagesRoutes {
         let id = request.parameter("id")
         let existing = try await store.message(id: id)
         let channel = existing?.channelID
-        let verdict = rules.engine.check(input.text, channel: channel)
+        let verdict = await judge.judgeEdit(input.text, channel: channel, identity)
         let outcome = Outcome(verdict, text: input.text)
         let choice = localization.choice(for: request.head)
         let now = Timestamp.now()
@@ -32,7 +32,9 @@ extension MessagesRoutes {
                 throw HTTPError(.conflict, code: "message_deleted", detail: "A deleted message cannot be edited.")
             }
             if current.state.isDelivered, let action = verdict.action, action.refusesDelivery {
-                var extensions: [(name: String, json: String)] = [("moderation", ModerationRecord(verdict: verdict, originalText: input.text, flagged: false).json)]
+                var record = ModerationRecord(verdict: verdict, originalText: input.text, flagged: false)
+                record.observed = nil  // the author's answer: observed rules are for moderators
+                var extensions: [(name: String, json: String)] = [("moderation", record.json)]
                 if action.isBounce, settings.value.bounced_messages_alert_actions_enabled {
                     extensions.append(("alert", Alert(bounceAction: action, choice: choice).json))
                 }

@@ -22,6 +22,8 @@ struct MessageJSON: Sendable {
     /// Whether the caller sees the verdict (moderators always; authors of their bounced and
     /// removed messages).
     var showsModeration = false
+    /// What observed rules found is for moderators.
+    var showsObserved = false
     var notice: String?
     var alert: Alert?
 
@@ -42,6 +44,7 @@ struct MessageJSON: Sendable {
         edited = message.edited
         parent_id = message.parentID
         showsModeration = viewer.seesEverything || (author && message.state.isRefused)
+        showsObserved = viewer.seesEverything
         if author && message.state == .bounced {
             notice = choice.text("message.bounce.title")
             if alertActionsEnabled { alert = Alert(bounceAction: message.bounceAction, choice: choice) }
@@ -68,7 +71,7 @@ struct MessageJSON: Sendable {
         }
         if showsModeration, let storedModeration {
             json.append(contentsOf: #","moderation":"#.utf8)
-            json.append(contentsOf: storedModeration.utf8)
+            json.append(contentsOf: (showsObserved ? storedModeration : ModerationRecord.forAuthor(storedModeration)).utf8)
         }
         if let notice { JSONText.appendMember(#","notice":"#, notice, to: &json) }
         if let alert {

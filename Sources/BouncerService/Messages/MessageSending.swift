@@ -24,11 +24,17 @@ extension MessagesRoutes {
         if let custom, custom.utf8.count > Self.maxCustomBytes {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
-        let verdict = rules.engine.check(input.text, channel: channelID)
+        judge.judgeSend(input.text, channel: channelID, identity) { verdict in
+            self.write(verdict, input, custom: custom, channelID: channelID, shadowBanned: ban != nil, request, identity, responder)
+        }
+    }
+
+    /// Writes a judged message in the next group commit, and answers once that is committed.
+    private func write(_ verdict: Verdict, _ input: SendInput, custom: String?, channelID: String, shadowBanned: Bool,
+                       _ request: Request, _ identity: Identity, _ responder: Responder) {
         metrics.add("bouncer_messages_total", label: verdict.action?.rawValue ?? "none")
-        for rule in verdict.rules { metrics.add("bouncer_rule_matches_total", label: rule.ruleID) }
         var outcome = Outcome(verdict, text: input.text)
-        if ban != nil {
+        if shadowBanned {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
             outcome.state = .shadowed
             outcome.bounceAction = nil

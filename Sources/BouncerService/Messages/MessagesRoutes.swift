@@ -11,7 +11,7 @@ import JSON
 /// Anyway, editing, deleting, and the actions a caller may take.
 struct MessagesRoutes: Sendable {
     let store: any MessageRepository & FlagRepository
-    let rules: Rules
+    let judge: MessageJudge
     let settings: LiveSettings
     let localization: Localization
     let bans: BanList
@@ -77,7 +77,11 @@ struct MessagesRoutes: Sendable {
         init(_ verdict: Verdict, text: String) {
             self.text = text
             state = MessageState(after: verdict.action)
-            guard let action = verdict.action else { return }
+            guard let action = verdict.action else {
+                // Observed rules act on nothing, but moderators see what they found.
+                if !verdict.observed.isEmpty { moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: false).json }
+                return
+            }
             if action.filesSystemFlag { flagRule = verdict.decidingRule?.ruleID }
             if action == .maskFlag {
                 self.text = verdict.maskedText ?? text

@@ -11,12 +11,22 @@ struct ModerationRecord: Codable, Sendable, Equatable {
     var rules: [VerdictRule]
     var original_text: String
     var flagged: Bool
+    /// The rules in observe mode that matched (absent when none did): for moderators only.
+    var observed: [VerdictRule]?
 
     init(verdict: Verdict, originalText: String, flagged: Bool) {
         action = verdict.action?.rawValue ?? "none"
         rules = verdict.rules.map(VerdictRule.init)
         original_text = originalText
         self.flagged = flagged
+        observed = verdict.observed.isEmpty ? nil : verdict.observed.map(VerdictRule.init)
+    }
+
+    /// The record as the message's author sees it: without what observed rules found.
+    static func forAuthor(_ stored: String) -> String {
+        guard stored.utf8.count > 12, stored.contains(#""observed":"#), var record = decode(stored) else { return stored }
+        record.observed = nil
+        return record.json
     }
 
     /// The stored form, written by hand: it is built for every moderated message as it is sent.
@@ -25,7 +35,20 @@ struct ModerationRecord: Codable, Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(128 + original_text.utf8.count)
         JSONText.appendMember(#"{"action":"#, action, to: &out)
-        out.append(contentsOf: #","rules":["#.utf8)
+        out.append(contentsOf: #","rules":"#.utf8)
+        Self.append(rules, to: &out)
+        JSONText.appendMember(#","original_text":"#, original_text, to: &out)
+        out.append(contentsOf: (flagged ? #","flagged":true"# : #","flagged":false"#).utf8)
+        if let observed {
+            out.append(contentsOf: #","observed":"#.utf8)
+            Self.append(observed, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func append(_ rules: [VerdictRule], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
         for (index, rule) in rules.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendMember(#"{"id":"#, rule.id, to: &out)
@@ -43,9 +66,14 @@ struct ModerationRecord: Codable, Sendable, Equatable {
             }
             out.append(contentsOf: "]}".utf8)
         }
-        JSONText.appendMember(#"],"original_text":"#, original_text, to: &out)
-        out.append(contentsOf: (flagged ? #","flagged":true}"# : #","flagged":false}"#).utf8)
-        return String(decoding: out, as: UTF8.self)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// Every rule a stored verdict names, enforced and observed: the rules a review of the
+    /// message judges.
+    static func ruleIDs(_ stored: String?) -> [String] {
+        guard let record = decode(stored) else { return [] }
+        return record.rules.map(\.id) + (record.observed ?? []).map(\.id)
     }
 
     static func decode(_ text: String?) -> ModerationRecord? {

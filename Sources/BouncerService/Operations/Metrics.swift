@@ -203,7 +203,7 @@ extension Metrics {
         let metrics = Metrics()
         metrics.declare("bouncer_messages_total", .counter, "Messages sent, by the verdict of the rules (none, or the deciding action).",
                         labels: ["verdict"])
-        metrics.declare("bouncer_rule_matches_total", .counter, "Sent messages each rule matched.", labels: ["rule_id"])
+        metrics.declare("bouncer_rule_matches_total", .counter, "Messages sent or edited that each rule matched, by the rule's mode.", labels: ["rule_id", "mode"])
         metrics.declare("bouncer_store_commit_batch_size", .histogram, "Writes grouped into one committed transaction.",
                         buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
         metrics.declare("bouncer_store_commit_duration_seconds", .histogram, "Time to run and commit one group of writes.")

@@ -8,11 +8,13 @@ struct CheckResult: Encodable {
     var action: String
     var rules: [VerdictRule]
     var masked_text: String?
+    var observed: [VerdictRule]
 
     init(_ verdict: Verdict) {
         action = verdict.action?.rawValue ?? "none"
         rules = verdict.rules.map(VerdictRule.init)
         masked_text = verdict.maskedText
+        observed = verdict.observed.map(VerdictRule.init)
     }
 }
 

@@ -9,6 +9,7 @@ import JSON
 /// `/v1/rules` and `/v1/moderation/check`.
 struct RulesRoutes: Sendable {
     let rules: Rules
+    let judge: MessageJudge
     let audit: Audit
     let maxMessageLength: @Sendable () -> Int
 
@@ -27,11 +28,16 @@ struct RulesRoutes: Sendable {
         var enabled: Bool
         var priority: Int
         @Nullable var inflections: Bool?
+        var mode: RuleMode
+        @Nullable var params: RuleParams.Fields?
+        var exempt_roles: [Role]
+        @Nullable var new_users_only_seconds: Int?
         var created_at, updated_at, created_by: String
 
         init(_ rule: StoredRule) {
             id = rule.id; name = rule.name; kind = rule.kind; pattern = rule.pattern; action = rule.action
             channels = rule.channels; enabled = rule.enabled; priority = rule.priority; inflections = rule.inflections
+            mode = rule.mode; params = rule.params?.fields; exempt_roles = rule.exemptRoles; new_users_only_seconds = rule.newUsersOnlySeconds
             created_at = rule.createdAt; updated_at = rule.updatedAt; created_by = rule.createdBy
         }
     }
@@ -48,6 +54,11 @@ struct RulesRoutes: Sendable {
         /// Absent: unchanged (or the rule set's setting, for a new rule); `null`: the rule set's
         /// setting; true or false: this rule's own.
         var inflections: Bool??
+        var mode: String?
+        var params: RuleParams.Fields?
+        var exempt_roles: [String]?
+        /// Absent: unchanged; `null`: every user.
+        var new_users_only_seconds: Int??
 
         init(name: String? = nil, kind: String?, pattern: String?, action: String?) {
             self.name = name
@@ -57,7 +68,7 @@ struct RulesRoutes: Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case name, kind, pattern, action, channels, enabled, priority, inflections
+            case name, kind, pattern, action, channels, enabled, priority, inflections, mode, params, exempt_roles, new_users_only_seconds
         }
 
         init(from decoder: any Decoder) throws {
@@ -72,6 +83,13 @@ struct RulesRoutes: Sendable {
             if container.contains(.inflections) {
                 inflections = .some(try container.decodeNil(forKey: .inflections) ? nil : container.decode(Bool.self, forKey: .inflections))
             }
+            mode = try container.decodeIfPresent(String.self, forKey: .mode)
+            params = try container.decodeIfPresent(RuleParams.Fields.self, forKey: .params)
+            exempt_roles = try container.decodeIfPresent([String].self, forKey: .exempt_roles)
+            if container.contains(.new_users_only_seconds) {
+                new_users_only_seconds = .some(try container.decodeNil(forKey: .new_users_only_seconds)
+                    ? nil : container.decode(Int.self, forKey: .new_users_only_seconds))
+            }
         }
     }
 
@@ -81,6 +99,7 @@ struct RulesRoutes: Sendable {
 
     func register(in routes: inout Routes) {
         let rules = self.rules
+        let judge = self.judge
         let audit = self.audit
         let maxMessageLength = self.maxMessageLength
         routes.add("GET", "/v1/rules", .moderator) { request, _ in
@@ -89,6 +108,7 @@ struct RulesRoutes: Sendable {
             query.after = try Pagination.after(request)
             if let kind = request.query("kind") { query.kind = try Self.kind(kind) }
             if let action = request.query("action") { query.action = try Self.action(action) }
+            if let mode = request.query("mode") { query.mode = try Self.mode(mode) }
             query.enabled = try QueryValues.bool(request, "enabled")
             query.text = try QueryValues.shortText(request, "q", maxLength: 200)
             let filter = query
@@ -148,8 +168,7 @@ struct RulesRoutes: Sendable {
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
                 throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
             }
-            let verdict = rules.engine.check(input.text, channel: input.channel_id)
-            return try Response.encoded(CheckResult(verdict))
+            return try Response.encoded(CheckResult(await judge.check(input.text, channel: input.channel_id)))
         }
     }
 
@@ -177,10 +196,12 @@ struct RulesRoutes: Sendable {
         return action
     }
 
+    /// Longest `new_users_only_seconds`: a year.
+    static let maxNewUserSeconds = 366 * 86_400
+
     /// A complete, checked rule from a client's fields over `base` (for an update).
     static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String) throws(HTTPError) -> StoredRule {
         guard let kind = try input.kind.map(kind) ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.") }
-        guard let pattern = input.pattern ?? base?.pattern else { throw HTTPError.badRequest("invalid_field", "`pattern` is required.") }
         var action: RuleAction?
         if kind.takesAction {
             guard let chosen = try input.action.map(Self.action) ?? base?.action else {
@@ -190,7 +211,28 @@ struct RulesRoutes: Sendable {
         } else if input.action != nil {
             throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.")
         }
-        let name = input.name ?? base?.name ?? String(String.UnicodeScalarView(pattern.unicodeScalars.prefix(100)))
+        // A rate rule has settings instead of a pattern; a rule that changes kind leaves the
+        // other behind.
+        let sameKind = base?.kind == kind
+        var pattern = ""
+        var params: RuleParams?
+        if kind.isRate {
+            guard let fields = input.params ?? (sameKind ? base?.params?.fields : nil) else {
+                throw HTTPError.badRequest("invalid_field", "`params` is required for \(kind.rawValue) rules.")
+            }
+            do {
+                params = try RuleParams(kind: kind, fields: fields)
+            } catch {
+                throw HTTPError.badRequest("invalid_field", error.reason + ".")
+            }
+        } else {
+            if input.params != nil { throw HTTPError.badRequest("invalid_field", "\(kind.rawValue) rules take no `params`.") }
+            guard let given = input.pattern ?? (base?.kind.isRate == false ? base?.pattern : nil) else {
+                throw HTTPError.badRequest("invalid_field", "`pattern` is required.")
+            }
+            pattern = given
+        }
+        let name = input.name ?? base?.name ?? String(String.UnicodeScalarView((kind.isRate ? kind.rawValue : pattern).unicodeScalars.prefix(100)))
         guard name.unicodeScalars.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.") }
         let channels = input.channels ?? base?.channels ?? ["*"]
         guard !channels.isEmpty, channels.count <= maxChannels, channels.allSatisfy(ChannelPattern.isValid) else {
@@ -200,16 +242,42 @@ struct RulesRoutes: Sendable {
         guard (-1_000_000...1_000_000).contains(priority) else {
             throw HTTPError.badRequest("invalid_field", "`priority` must be from -1000000 to 1000000.")
         }
-        do {
-            try PatternCompiler.validate(kind: kind, pattern: pattern)
-        } catch {
-            throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
-                            extensions: [("reason", JSONText.quoted(error.reason))])
+        let mode = try input.mode.map(Self.mode) ?? base?.mode ?? .enforce
+        var exemptRoles = base?.exemptRoles ?? []
+        if let names = input.exempt_roles {
+            var roles: [Role] = []
+            for name in names {
+                guard let role = Role(rawValue: name) else {
+                    throw HTTPError.badRequest("invalid_field", "`exempt_roles` holds roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                if !roles.contains(role) { roles.append(role) }
+            }
+            exemptRoles = roles
+        }
+        let newUsersOnly = input.new_users_only_seconds ?? base?.newUsersOnlySeconds
+        if let newUsersOnly, !(1...maxNewUserSeconds).contains(newUsersOnly) {
+            throw HTTPError.badRequest("invalid_field", "`new_users_only_seconds` must be from 1 to \(maxNewUserSeconds), or null.")
+        }
+        if !kind.isRate {
+            do {
+                try PatternCompiler.validate(kind: kind, pattern: pattern)
+            } catch {
+                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
+                                extensions: [("reason", JSONText.quoted(error.reason))])
+            }
         }
         let definition = RuleDefinition(id: id, name: name, kind: kind, pattern: pattern, action: action, channels: channels,
                                         enabled: input.enabled ?? base?.enabled ?? true, priority: priority,
-                                        inflections: input.inflections ?? base?.inflections)
+                                        inflections: input.inflections ?? base?.inflections, mode: mode, params: params,
+                                        exemptRoles: exemptRoles, newUsersOnlySeconds: newUsersOnly)
         return StoredRule(definition, createdAt: base?.createdAt ?? now, updatedAt: now, createdBy: base?.createdBy ?? actor)
+    }
+
+    static func mode(_ text: String) throws(HTTPError) -> RuleMode {
+        guard let mode = RuleMode(rawValue: text) else {
+            throw .badRequest("invalid_field", "`mode` must be one of \(RuleMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return mode
     }
 
     /// The rules of an import, all checked: JSON `{"rules":[...]}` or one pattern a line with

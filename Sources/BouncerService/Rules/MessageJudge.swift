@@ -1,0 +1,102 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerModeration
+import BouncerStore
+import Foundation
+import Locking
+
+/// Judges messages by every rule in force: the text rules of the compiled set and the rate rules,
+/// for the sender's role and age; and counts each rule's hits for its statistics.
+final class MessageJudge: Sendable {
+    let rules: Rules
+    let hits: RuleHits
+    let senders: SenderAges
+    let rates: RateRules
+    private let flusher = Locked<Task<Void, Never>?>(nil)
+
+    init(rules: Rules, store: any ServiceStore, metrics: Metrics, logger: Logger) {
+        self.rules = rules
+        hits = RuleHits(store: store, metrics: metrics, logger: logger)
+        senders = SenderAges(store: store)
+        rates = RateRules(ledger: store.sharedRateLedger ?? MemoryRateLedger())
+    }
+
+    /// The verdict on a message `identity` sends to `channel`, which counts toward the rate rules'
+    /// windows. `completion` runs at once when all that is needed is at hand, else once the
+    /// sender's age or the shared marks of rate rules have been read.
+    func judgeSend(_ text: String, channel: String, _ identity: Identity, completion: @escaping @Sendable (Verdict) -> Void) {
+        judge(text, channel: channel, identity, records: true, completion: completion)
+    }
+
+    /// The verdict on an edit: what a send would get, though it adds nothing to the windows.
+    func judgeEdit(_ text: String, channel: String?, _ identity: Identity) async -> Verdict {
+        await withCheckedContinuation { continuation in
+            judge(text, channel: channel, identity, records: false) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// What `moderation/check` answers: every rule, for no particular sender; rate rules judge the
+    /// text alone (a sender's earlier messages are not asked for). Counts nothing.
+    func check(_ text: String, channel: String?) async -> Verdict {
+        let ruleSet = rules.engine.ruleSet
+        let verdict = ruleSet.check(text, channel: channel)
+        guard !ruleSet.rateRules.isEmpty else { return verdict }
+        return await withCheckedContinuation { continuation in
+            rates.judge(text, rules: ruleSet.rateRules, .init(channel: channel, sender: nil, records: false)) { enforced, observed in
+                continuation.resume(returning: verdict.adding(rules: enforced, observed: observed))
+            }
+        }
+    }
+
+    private func judge(_ text: String, channel: String?, _ identity: Identity, records: Bool,
+                       completion: @escaping @Sendable (Verdict) -> Void) {
+        let ruleSet = rules.engine.ruleSet
+        let now = Date().timeIntervalSince1970
+        let known = senders.note(identity.userID, now: now)
+        let finish: @Sendable (Double) -> Void = { [self] age in
+            let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
+            let verdict = ruleSet.check(text, channel: channel, sender: sender)
+            guard !ruleSet.rateRules.isEmpty else {
+                hits.count(verdict)
+                return completion(verdict)
+            }
+            rates.judge(text, rules: ruleSet.rateRules, .init(channel: channel, sender: sender, records: records)) { enforced, observed in
+                let whole = verdict.adding(rules: enforced, observed: observed)
+                self.hits.count(whole)
+                completion(whole)
+            }
+        }
+        switch known {
+        case .known(let age):
+            finish(age)
+        case .unknown where !ruleSet.asksSenderAge:
+            // No rule asks how old the sender is.
+            finish(0)
+        case .unknown:
+            Task { finish(await senders.age(identity.userID, now: now)) }
+        }
+    }
+
+    /// Starts writing hit counts and new senders about once a second.
+    func start(interval: Duration = .seconds(1)) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                await self.flush()
+            }
+        }
+        flusher.withLock { $0 = task }
+    }
+
+    func flush() async {
+        await hits.flush()
+        await senders.flush()
+    }
+
+    /// Stops the periodic writes and writes what is left.
+    func stop() async {
+        flusher.withLock { $0 }?.cancel()
+        await flush()
+    }
+}

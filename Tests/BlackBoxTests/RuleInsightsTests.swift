@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Observe mode, rule statistics and precision, rate rules (`flood`, `mentions`, `links`), and the
+/// sender conditions any rule may carry (`exempt_roles`, `new_users_only_seconds`), through the API.
+@Suite struct RuleInsightsTests {
+    /// A service and tokens for an admin, a moderator and a few users.
+    final class Harness: @unchecked Sendable {
+        let directory: TemporaryDirectory
+        let service: ServiceProcess
+        let client: RawHTTPClient
+        let admin: String
+        let moderator: String
+        private var users: [String: String] = [:]
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            // Floods send faster than the default send rate allows.
+            service = try ServiceProcess(arguments: ["--data-dir", directory.path("data"), "--send-rate-per-user", "0"])
+            client = try service.client()
+            admin = try Self.mint("admin-1", "admin", directory.path("data"))
+            moderator = try Self.mint("moderator-1", "moderator", directory.path("data"))
+        }
+
+        static func mint(_ user: String, _ role: String, _ data: String) throws -> String {
+            try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func user(_ name: String) throws -> String {
+            if let token = users[name] { return token }
+            let token = try Self.mint(name, "user", directory.path("data"))
+            users[name] = token
+            return token
+        }
+
+        static func headers(_ token: String) -> [String: String] {
+            ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+        }
+
+        static func body(_ object: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+
+        /// Creates a rule; returns its id.
+        func rule(_ fields: [String: Any]) throws -> String {
+            let response = try client.request("POST", "/v1/rules", headers: Self.headers(admin), body: try Self.body(fields))
+            #expect(response.status == 201, "\(response.text)")
+            return try #require(response.json?["id"] as? String)
+        }
+
+        /// Sends as `token`; returns the message as its author sees it.
+        @discardableResult
+        func send(_ text: String, as token: String, channel: String = "general") throws -> [String: Any] {
+            let response = try client.request("POST", "/v1/channels/\(channel)/messages", headers: Self.headers(token),
+                                              body: try Self.body(["text": text]))
+            #expect(response.status == 201, "\(response.text)")
+            return response.json ?? [:]
+        }
+
+        func state(_ text: String, as token: String) throws -> String {
+            try send(text, as: token)["state"] as? String ?? "?"
+        }
+
+        func asModerator(_ messageID: String) throws -> [String: Any] {
+            try client.request("GET", "/v1/messages/\(messageID)", headers: Self.headers(moderator)).json ?? [:]
+        }
+
+        func stats(_ ruleID: String) throws -> [String: Any] {
+            let response = try client.request("GET", "/v1/rules/\(ruleID)/stats", headers: Self.headers(moderator))
+            #expect(response.status == 200, "\(response.text)")
+            return response.json ?? [:]
+        }
+
+        /// Waits until the rule's stats satisfy `condition` (hits reach the store about once a
+        /// second, and another instance's after that).
+        func stats(_ ruleID: String, until condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+            let deadline = ContinuousClock.now + TestTiming.scaled(.seconds(5))
+            var last = try stats(ruleID)
+            while !condition(last) && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+                last = try stats(ruleID)
+            }
+            return last
+        }
+    }
+
+    @Test("an observed rule is matched, counted and shown to moderators, and decides nothing until enforced")
+    func observeThenEnforce() async throws {
+        try await blocking {
+            let h = try Harness()
+            let author = try h.user("author")
+            let ruleID = try h.rule(["kind": "word", "pattern": "crypto", "action": "bounce", "mode": "observe"])
+
+            let sent = try h.send("free crypto for all", as: author)
+            #expect(sent["state"] as? String == "delivered")
+            #expect(sent["moderation"] == nil, "the author sees nothing of an observed rule")
+            let seen = try h.asModerator(try #require(sent["id"] as? String))
+            let moderation = try #require(seen["moderation"] as? [String: Any])
+            #expect(moderation["action"] as? String == "none")
+            #expect((moderation["rules"] as? [Any])?.isEmpty == true)
+            let observed = try #require((moderation["observed"] as? [[String: Any]])?.first)
+            #expect(observed["id"] as? String == ruleID)
+            #expect(((observed["matched"] as? [[String: Any]])?.first)?["text"] as? String == "crypto")
+
+            let check = try h.client.request("POST", "/v1/moderation/check", headers: Harness.headers(h.moderator),
+                                             body: #"{"text":"crypto"}"#).json ?? [:]
+            #expect(check["action"] as? String == "none")
+            #expect((check["observed"] as? [[String: Any]])?.first?["id"] as? String == ruleID)
+
+            // Enforced, the same rule bounces.
+            let patched = try h.client.request("PATCH", "/v1/rules/\(ruleID)", headers: Harness.headers(h.admin), body: #"{"mode":"enforce"}"#)
+            #expect(patched.status == 200)
+            #expect(patched.json?["mode"] as? String == "enforce")
+            #expect(try h.state("more crypto", as: author) == "bounced")
+
+            let stats = try h.stats(ruleID) { ($0["hits"] as? Int) == 2 }
+            #expect(stats["observed_hits"] as? Int == 1)
+            #expect(stats["enforced_hits"] as? Int == 1)
+            #expect(stats["precision"] is NSNull)
+            #expect(try h.client.request("GET", "/v1/rules/no-such-rule/stats", headers: Harness.headers(h.moderator)).status == 404)
+            #expect(try h.client.request("GET", "/v1/rules/\(ruleID)/stats", headers: Harness.headers(try h.user("author"))).status == 403)
+            #expect(try h.client.request("PATCH", "/v1/rules/\(ruleID)", headers: Harness.headers(h.admin), body: #"{"mode":"loud"}"#).status == 400)
+        }
+    }
+
+    /// Hand-worked: the rule hit five messages; reviews removed two, banned one author and
+    /// dismissed one; one hit message was never reviewed. Precision is 3 / (3 + 1).
+    @Test("precision is confirmed over confirmed and dismissed reviews of the messages a rule hit")
+    func precisionFromReviews() async throws {
+        try await blocking {
+            let h = try Harness()
+            let ruleID = try h.rule(["kind": "word", "pattern": "scam", "action": "flag"])
+            let other = try h.rule(["kind": "word", "pattern": "unrelated", "action": "flag"])
+            var ids: [String] = []
+            for index in 0..<5 {
+                ids.append(try #require(try h.send("this is scam number \(index)", as: try h.user("author\(index)"))["id"] as? String))
+            }
+            for (id, decision) in zip(ids, ["remove_message", "remove_message", "ban_author", "dismiss"]) {
+                let reviewed = try h.client.request("POST", "/v1/messages/\(id)/review", headers: Harness.headers(h.moderator),
+                                                    body: try Harness.body(["decision": decision]))
+                #expect(reviewed.status == 200, "\(reviewed.text)")
+            }
+            let stats = try h.stats(ruleID) { ($0["hits"] as? Int) == 5 }
+            #expect(stats["confirmed"] as? Int == 3)
+            #expect(stats["dismissed"] as? Int == 1)
+            #expect(stats["messages_reviewed"] as? Int == 4)
+            #expect(stats["precision"] as? Double == 0.75)
+
+            // A second review of the same message replaces the first: still four messages reviewed.
+            _ = try h.client.request("POST", "/v1/messages/\(ids[3])/review", headers: Harness.headers(h.moderator),
+                                     body: #"{"decision":"remove_message"}"#)
+            let again = try h.stats(ruleID)
+            #expect(again["messages_reviewed"] as? Int == 4)
+            #expect(again["precision"] as? Double == 1.0)
+
+            // The list: sorted by hits, then by precision (rules without reviews last).
+            let byHits = try h.client.request("GET", "/v1/rules/stats?sort=hits", headers: Harness.headers(h.moderator)).json ?? [:]
+            let listed = try #require(byHits["stats"] as? [[String: Any]])
+            #expect(listed.map { $0["rule_id"] as? String } == [ruleID, other])
+            let paged = try h.client.request("GET", "/v1/rules/stats?sort=precision&limit=1", headers: Harness.headers(h.moderator)).json ?? [:]
+            #expect((paged["stats"] as? [[String: Any]])?.first?["rule_id"] as? String == ruleID)
+            let cursor = try #require(paged["next_cursor"] as? String)
+            let rest = try h.client.request("GET", "/v1/rules/stats?sort=precision&limit=1&cursor=\(cursor)", headers: Harness.headers(h.moderator)).json ?? [:]
+            #expect((rest["stats"] as? [[String: Any]])?.first?["rule_id"] as? String == other)
+            #expect(rest["next_cursor"] is NSNull)
+            // A period before the hits holds none of them.
+            let before = try h.client.request("GET", "/v1/rules/\(ruleID)/stats?until=2020-01-01T00:00:00Z", headers: Harness.headers(h.moderator)).json ?? [:]
+            #expect(before["hits"] as? Int == 0)
+            #expect(before["messages_reviewed"] as? Int == 0)
+            #expect(try h.client.request("GET", "/v1/rules/stats?sort=best", headers: Harness.headers(h.moderator)).status == 400)
+        }
+    }
+
+    @Test("a flood of 20 identical messages is caught at the threshold and not before")
+    func identicalFlood() async throws {
+        try await blocking {
+            let h = try Harness()
+            _ = try h.rule(["kind": "flood", "action": "bounce", "params": ["threshold": 20, "window_seconds": 60, "similarity": "identical"]])
+            let flooder = try h.user("flooder")
+            let states = try (1...20).map { _ in try h.state("JOIN MY SERVER NOW", as: flooder) }
+            #expect(states.prefix(19).allSatisfy { $0 == "delivered" }, "\(states)")
+            #expect(states.last == "bounced")
+            // Normalization makes case and look-alikes no escape; another user is counted apart.
+            #expect(try h.state("join my server now", as: flooder) == "bounced")
+            #expect(try h.state("JOIN MY SERVER NOW", as: try h.user("bystander")) == "delivered")
+        }
+    }
+
+    @Test("a flood of 20 lightly varied messages is caught at the threshold and not before")
+    func similarFlood() async throws {
+        try await blocking {
+            let h = try Harness()
+            let ruleID = try h.rule(["kind": "flood", "action": "bounce", "params": ["threshold": 20, "window_seconds": 60, "similarity": "similar"]])
+            let flooder = try h.user("flooder")
+            // A few characters changed, added or reordered each time.
+            let texts = (1...20).map { index -> String in
+                switch index % 4 {
+                case 0: "Free nitro giveaway, click the link in my bio \(index)"
+                case 1: "free nitro giveaway!! click the link in my bio #\(index)"
+                case 2: "Free nitro give-away, click the link in my bio now \(index)"
+                default: "click the link in my bio, free nitro giveaway \(index)"
+                }
+            }
+            let states = try texts.map { try h.state($0, as: flooder) }
+            #expect(states.prefix(19).allSatisfy { $0 == "delivered" }, "\(states)")
+            #expect(states.last == "bounced")
+            let bounced = try h.send("free nitro giveaway, click the link in my bio 21", as: flooder)
+            let rule = try #require(((bounced["moderation"] as? [String: Any])?["rules"] as? [[String: Any]])?.first)
+            #expect(rule["id"] as? String == ruleID)
+            #expect(rule["kind"] as? String == "flood")
+        }
+    }
+
+    @Test("innocent repetition is not a flood at sensible thresholds, nor different messages")
+    func innocentRepetition() async throws {
+        try await blocking {
+            let h = try Harness()
+            _ = try h.rule(["kind": "flood", "action": "bounce", "params": ["threshold": 5, "window_seconds": 60, "similarity": "similar"]])
+            let chatty = try h.user("chatty")
+            var states: [String] = []
+            for text in ["ok", "lol", "gg", "ok", "lol", "gg", "ok", "lol", "gg", "okk", "lol!", "gg wp"] {
+                states.append(try h.state(text, as: chatty))
+            }
+            let conversation = [
+                "how was the match yesterday?", "did you see the second half", "the keeper was amazing honestly",
+                "are you coming to the game on friday", "i can drive if you want", "let me know by tonight",
+            ]
+            for text in conversation { states.append(try h.state(text, as: chatty)) }
+            #expect(states.allSatisfy { $0 == "delivered" }, "\(states)")
+        }
+    }
+
+    @Test("mentions and links rules count within a message, and links within the sender's window")
+    func mentionsAndLinks() async throws {
+        try await blocking {
+            let h = try Harness()
+            _ = try h.rule(["kind": "mentions", "action": "bounce", "params": ["max": 3]])
+            _ = try h.rule(["kind": "links", "action": "bounce", "params": ["max": 2, "window_seconds": 60]])
+            let user = try h.user("poster")
+            #expect(try h.state("hey @ana @bo @cy, and @ana again", as: user) == "delivered")
+            let crowded = try h.send("hey @ana @bo @cy @dee", as: user)
+            #expect(crowded["state"] as? String == "bounced")
+            let spans = ((crowded["moderation"] as? [String: Any])?["rules"] as? [[String: Any]])?.first?["matched"] as? [[String: Any]]
+            #expect(spans?.map { $0["text"] as? String } == ["@ana", "@bo", "@cy", "@dee"])
+            #expect(try h.state("mail me at someone@example.com", as: try h.user("mailer")) == "delivered")
+
+            let linker = try h.user("linker")
+            #expect(try h.state("see https://example.com/a and www.example.org", as: linker) == "delivered")
+            // A third link within the window is one too many, in a message of one.
+            #expect(try h.state("also example.net/page", as: linker) == "bounced")
+            #expect(try h.state("three in one: a.com b.com c.com", as: try h.user("other")) == "bounced")
+            #expect(try h.state("no links here, e.g. this", as: linker) == "delivered")
+        }
+    }
+
+    @Test("exempt_roles spares those roles, and new_users_only_seconds spares users seen before")
+    func senderConditions() async throws {
+        try await blocking {
+            let h = try Harness()
+            let veteran = try h.user("veteran")
+            #expect(try h.state("hello everyone", as: veteran) == "delivered")
+            _ = try h.rule(["kind": "word", "pattern": "invite", "action": "bounce", "exempt_roles": ["moderator", "admin"]])
+            _ = try h.rule(["kind": "word", "pattern": "discord", "action": "bounce", "new_users_only_seconds": 1])
+            #expect(try h.state("an invite for you", as: veteran) == "bounced")
+            #expect(try h.state("an invite for you", as: h.moderator) == "delivered")
+            Thread.sleep(forTimeInterval: 1.2)
+            #expect(try h.state("join my discord", as: veteran) == "delivered", "a user first seen over a second ago")
+            #expect(try h.state("join my discord", as: try h.user("newcomer")) == "bounced", "a user first seen now")
+
+            let invalid = try h.client.request("POST", "/v1/rules", headers: Harness.headers(h.admin),
+                                               body: #"{"kind":"word","pattern":"x","action":"flag","exempt_roles":["owner"]}"#)
+            #expect(invalid.status == 400)
+        }
+    }
+
+    @Test("rate rules' settings are checked")
+    func rateRuleValidation() async throws {
+        try await blocking {
+            let h = try Harness()
+            for body in [
+                #"{"kind":"flood","action":"bounce"}"#,
+                #"{"kind":"flood","action":"bounce","params":{"threshold":1,"window_seconds":60}}"#,
+                #"{"kind":"flood","action":"bounce","params":{"threshold":5}}"#,
+                #"{"kind":"flood","action":"bounce","params":{"threshold":5,"window_seconds":99999}}"#,
+                #"{"kind":"mentions","action":"bounce","params":{"max":-1}}"#,
+                #"{"kind":"mentions","action":"bounce","params":{"max":3,"threshold":2}}"#,
+                #"{"kind":"word","pattern":"x","action":"bounce","params":{"max":3}}"#,
+                #"{"kind":"links","action":"bounce","params":{"max":3,"window_seconds":0}}"#,
+            ] {
+                let response = try h.client.request("POST", "/v1/rules", headers: Harness.headers(h.admin), body: body)
+                #expect(response.status == 400, "\(body): \(response.text)")
+            }
+            let created = try h.client.request("POST", "/v1/rules", headers: Harness.headers(h.admin),
+                                               body: #"{"kind":"links","action":"flag","params":{"max":3}}"#)
+            #expect(created.status == 201)
+            #expect(created.json?["params"] as? [String: Int] == ["max": 3])
+            #expect(created.json?["pattern"] as? String == "")
+        }
+    }
+}
