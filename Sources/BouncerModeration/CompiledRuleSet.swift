@@ -24,7 +24,7 @@ public final class CompiledRuleSet: Sendable {
         var pattern: PreparedPattern
     }
 
-    let rules: [RuleDefinition]
+    public let rules: [RuleDefinition]
     private let entries: [Entry]
     /// Word and phrase literals, in shards compiled side by side when there are many.
     private let wordsDatabases: [(database: Database, ids: [Int])]

@@ -14,6 +14,7 @@ public final class PostgresStore: SQLStore {
     public let readers: PostgresReaderPool
     public let schemaVersion: Int
     let sendRates: PostgresSendRates
+    let rateLedger: PostgresRateLedger
 
     /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
     /// once apply each migration once), and opens the writer and the readers.
@@ -28,6 +29,7 @@ public final class PostgresStore: SQLStore {
         backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)
+        rateLedger = PostgresRateLedger(url: url)
     }
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
@@ -44,6 +46,7 @@ public final class PostgresStore: SQLStore {
 
     public func close() {
         sendRates.close()
+        rateLedger.close()
         readers.close()
         writer.close()
         backgroundWriter.close()
@@ -55,7 +58,7 @@ extension PostgresStore: ServiceStore {
     public var location: String { PostgresStore.redacted(url) }
 
     public var sharedSendRates: (any SharedSendRates)? { sendRates }
-    public var sharedRateLedger: (any RateLedger)? { nil }
+    public var sharedRateLedger: (any RateLedger)? { rateLedger }
 
     public static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "postgres" }

@@ -274,6 +274,78 @@ import TestSupport
         }
     }
 
+    /// Hand-worked: six messages in two channels, one already flagged by a rule in force; two of
+    /// the candidate's matches reviewed (one removed, one dismissed).
+    @Test("a dry run tells what candidate rules would change, with samples and precision, and changes nothing")
+    func dryRun() async throws {
+        try await blocking {
+            let h = try Harness()
+            _ = try h.rule(["kind": "word", "pattern": "spam", "action": "flag"])
+            let author = try h.user("author")
+            var ids: [String: String] = [:]
+            for (text, channel) in [("hello world", "general"), ("buy pills now", "general"), ("spam and pills", "general"),
+                                    ("more pills here", "general"), ("pills in another room", "other"), ("nothing to see", "general")] {
+                ids[text] = try #require(try h.send(text, as: author, channel: channel)["id"] as? String)
+            }
+            for (text, decision) in [("buy pills now", "remove_message"), ("more pills here", "dismiss")] {
+                let flagged = try h.client.request("POST", "/v1/messages/\(ids[text]!)/flag", headers: Harness.headers(try h.user("reporter")),
+                                                   body: #"{"reason":"spam"}"#)
+                #expect(flagged.status == 201)
+                #expect(try h.client.request("POST", "/v1/messages/\(ids[text]!)/review", headers: Harness.headers(h.moderator),
+                                             body: try Harness.body(["decision": decision])).status == 200)
+            }
+            func dryRun(_ body: [String: Any]) throws -> RawResponse {
+                try h.client.request("POST", "/v1/rules/dry-run", headers: Harness.headers(h.moderator), body: try Harness.body(body))
+            }
+            let response = try dryRun(["rules": [["kind": "word", "pattern": "pills", "action": "bounce"],
+                                                 ["kind": "word", "pattern": "world", "action": "flag", "mode": "observe"]]])
+            #expect(response.status == 200, "\(response.text)")
+            let report = try #require(response.json)
+            #expect(report["scanned"] as? Int == 6)
+            #expect(report["matched"] as? Int == 5)
+            // "buy pills now" was removed by its review; the other three were delivered.
+            #expect(report["changes"] as? [String: Int] == ["delivered->bounced": 3, "removed->bounced": 1])
+            #expect(report["confirmed"] as? Int == 1)
+            #expect(report["dismissed"] as? Int == 1)
+            #expect(report["precision"] as? Double == 0.5)
+            let samples = try #require(report["samples"] as? [[String: Any]])
+            #expect(samples.count == 5)
+            // Newest first, each with its matches.
+            #expect(samples.first?["message_id"] as? String == ids["pills in another room"])
+            #expect((samples.first?["matched"] as? [[String: Any]])?.first?["text"] as? String == "pills")
+            #expect(samples.last?["message_id"] as? String == ids["hello world"])
+            #expect(samples.last?["action"] as? String == "none")
+            #expect(samples.first(where: { $0["message_id"] as? String == ids["spam and pills"] })?["action"] as? String == "bounce")
+
+            // Filters and limits.
+            let channel = try #require(try dryRun(["rules": [["kind": "word", "pattern": "pills", "action": "bounce"]], "channel_id": "other"]).json)
+            #expect(channel["scanned"] as? Int == 1)
+            let limited = try #require(try dryRun(["rules": [["kind": "word", "pattern": "pills", "action": "bounce"]], "limit": 2]).json)
+            #expect(limited["scanned"] as? Int == 2)
+            let later = try #require(try dryRun(["rules": [["kind": "word", "pattern": "pills", "action": "bounce"]],
+                                                 "since": "2999-01-01T00:00:00Z"]).json)
+            #expect(later["scanned"] as? Int == 0)
+            // An allow candidate takes back what a rule in force matched.
+            let allowed = try #require(try dryRun(["rules": [["kind": "allow", "pattern": "spam"]]]).json)
+            #expect(allowed["matched"] as? Int == 1)
+            #expect((allowed["changes"] as? [String: Int])?.isEmpty == true, "a flag delivers either way")
+
+            // Nothing changed: the rules are as they were, and so are the messages.
+            let rules = try h.client.request("GET", "/v1/rules", headers: Harness.headers(h.moderator)).json?["rules"] as? [[String: Any]]
+            #expect(rules?.count == 1)
+            #expect(try h.asModerator(ids["more pills here"]!)["state"] as? String == "delivered")
+
+            for (body, status) in [(#"{"rules":[]}"#, 400), (#"{"rules":[{"kind":"word","pattern":"x","action":"bounce"}],"limit":0}"#, 400),
+                                   (#"{"rules":[{"kind":"word","pattern":"x","action":"bounce"}],"limit":1000001}"#, 400),
+                                   (#"{"rules":[{"kind":"regex","pattern":"(a)\\1","action":"bounce"}]}"#, 422)] {
+                let refused = try h.client.request("POST", "/v1/rules/dry-run", headers: Harness.headers(h.moderator), body: body)
+                #expect(refused.status == status, "\(body): \(refused.text)")
+            }
+            #expect(try h.client.request("POST", "/v1/rules/dry-run", headers: Harness.headers(author),
+                                         body: #"{"rules":[{"kind":"word","pattern":"x","action":"bounce"}]}"#).status == 403)
+        }
+    }
+
     @Test("rate rules' settings are checked")
     func rateRuleValidation() async throws {
         try await blocking {

@@ -110,6 +110,28 @@ struct SharedDatabaseTests {
         #expect(try c.send(1, "bob's own", as: "bob").status == 201, "another user's bucket is untouched")
     }
 
+    @Test func aFloodSpreadOverThreeInstancesIsCaughtAtItsThreshold() throws {
+        let c = try Cluster(count: 3)
+        #expect(try c.call(0, "POST", "/v1/rules", as: "root",
+                           body: #"{"kind":"flood","action":"bounce","params":{"threshold":6,"window_seconds":60,"similarity":"similar"}}"#).status == 201)
+        #expect(try c.call(1, "POST", "/v1/rules", as: "root",
+                           body: #"{"kind":"links","action":"bounce","params":{"max":2,"window_seconds":60}}"#).status == 201)
+        try c.cluster.level()
+        // Each instance sees two of the six; together they are a flood.
+        let states = try (1...6).map { index in
+            Self.state(try c.send(index % 3, "Get free followers now, visit my profile today \(index)"))
+        }
+        #expect(states.prefix(5).allSatisfy { $0 == "delivered" }, "\(states)")
+        #expect(states.last == "bounced")
+        #expect(Self.state(try c.send(2, "Get free followers now, visit my profile today", as: "bob")) == "delivered")
+        // Links are counted over the instances too: a third link in the window is one too many.
+        #expect(Self.state(try c.send(0, "see example.com", as: "bob")) == "delivered")
+        #expect(Self.state(try c.send(1, "and example.org", as: "bob")) == "delivered")
+        #expect(Self.state(try c.send(2, "last one example.net", as: "bob")) == "bounced")
+    }
+
+    static func state(_ response: RawResponse) -> String? { response.json?["state"] as? String }
+
     @Test func aRetriedSendAndAFlagRacingThroughTwoInstancesAreKeptOnce() async throws {
         let c = try Cluster(count: 2)
         // The same client id sent through both instances at once, ten times over.

@@ -42,7 +42,7 @@ CREATE UNLOGGED TABLE rate_marks (
     key        BIGINT NOT NULL,
     message_id BIGINT NOT NULL,
     weight     INTEGER NOT NULL,
-    sketch     BYTEA,
+    sketch     TEXT,       -- the sketch's slots in hex, 8 digits each; NULL when not needed
     at         DOUBLE PRECISION NOT NULL
 );
 CREATE INDEX rate_marks_by_key ON rate_marks (user_id, rule_id, key, at);

@@ -199,6 +199,7 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
     RulesRoutes(rules: rules, judge: judge, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
     RuleStatsRoutes(repository: store, hits: judge.hits).register(in: &routes)
+    DryRunRoutes(runner: DryRunner(rules: rules, history: store, logger: authenticator.logger)).register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
     MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
         .register(in: &routes)

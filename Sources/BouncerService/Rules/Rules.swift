@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerModeration
 import BouncerStore
 import Dispatch
@@ -79,6 +80,20 @@ final class Rules: Sendable {
             engine.replace(with: set)
         }
         report(set)
+    }
+
+    /// Compiles rules that are not put in force (a dry run's), with the rule set's setting, off
+    /// the threads that serve requests; their databases are not kept.
+    func compileApart(_ definitions: [RuleDefinition]) async throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
+        let inflections = self.inflections.withLock { $0 }
+        let result: Result<CompiledRuleSet, CompiledRuleSet.Refusal> = await withCheckedContinuation { continuation in
+            Self.compileQueue.async {
+                continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in
+                    try CompiledRuleSet.compile(definitions, inflections: inflections)
+                })
+            }
+        }
+        return try result.get()
     }
 
     /// Counts `sequence` as in force without compiling it: the rules of that version were refused.

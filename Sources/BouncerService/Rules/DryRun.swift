@@ -1,0 +1,173 @@
+import BouncerDomain
+import BouncerModeration
+import BouncerStore
+import Foundation
+import HTTPServer
+import Locking
+
+/// Runs candidate rules, as if added to the rules in force, over stored messages, and changes
+/// nothing (`POST /v1/rules/dry-run`). Bounded: at most `maxLimit` messages, read newest first a
+/// page at a time on the store's readers, matched on a thread of lower priority than the ones
+/// that serve sends, for at most `timeLimit`; one dry run at a time per instance. Memory holds a
+/// page, the counts, and the samples.
+final class DryRunner: Sendable {
+    static let defaultLimit = 10_000
+    static let maxLimit = 1_000_000
+    static let maxCandidates = 100
+    static let maxSamples = 20
+    static let pageSize = 2_000
+    static let timeLimit: Duration = .seconds(60)
+
+    struct Report: Encodable {
+        struct Sample: Encodable {
+            var message_id, channel_id, text, action: String
+            var matched: [MatchSpan]
+        }
+
+        var scanned = 0
+        var matched = 0
+        var changes: [String: Int] = [:]
+        var samples: [Sample] = []
+        var confirmed = 0
+        var dismissed = 0
+        @Nullable var precision: Double?
+        /// False when the time limit ended the run before `limit` messages were read.
+        var complete = true
+        var milliseconds = 0
+    }
+
+    private let rules: Rules
+    private let history: any MessageHistoryRepository
+    private let logger: Logger
+    private let worker = LowPriorityWorker(label: "bouncer.rules.dry-run")
+    private let running = Locked(false)
+
+    init(rules: Rules, history: any MessageHistoryRepository, logger: Logger) {
+        self.rules = rules
+        self.history = history
+        self.logger = logger
+    }
+
+    /// What `candidates` (whose ids are their own, unlike any rule's) would have done to up to
+    /// `limit` messages that `filter` selects.
+    func run(_ candidates: [RuleDefinition], filter: HistoryFilter, limit: Int) async throws -> Report {
+        guard running.withLock({ running in defer { running = true }; return !running }) else {
+            throw HTTPError(.tooManyRequests, code: "dry_run_busy", detail: "Another dry run is under way here; try again when it is done.",
+                            headers: ["Retry-After": "5"])
+        }
+        defer { running.withLock { $0 = false } }
+        let started = ContinuousClock.now
+        let judge = try await Judge(candidates: candidates, rules: rules)
+        logger.info("dry run started", ["rules": .int(candidates.count), "limit": .int(limit)])
+        var report = Report()
+        var before: Int64?
+        while report.scanned < limit {
+            if ContinuousClock.now - started > Self.timeLimit {
+                report.complete = false
+                break
+            }
+            let page = try await history.historyPage(filter, before: before, limit: min(Self.pageSize, limit - report.scanned))
+            guard let last = page.last else { break }
+            before = last.sequence
+            let outcome = await worker.run { judge.judge(page) }
+            report.scanned += page.count
+            report.matched += outcome.matched.count
+            for (change, count) in outcome.changes { report.changes[change, default: 0] += count }
+            report.samples.append(contentsOf: outcome.samples.prefix(Self.maxSamples - report.samples.count))
+            let resolutions = try await history.reviewResolutions(messageIDs: outcome.matched)
+            for resolution in resolutions.values {
+                if resolution == "dismissed" { report.dismissed += 1 } else { report.confirmed += 1 }
+            }
+            if page.count < min(Self.pageSize, limit) { break }
+        }
+        let reviewed = report.confirmed + report.dismissed
+        report.precision = reviewed == 0 ? nil : Double(report.confirmed) / Double(reviewed)
+        report.milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
+        logger.info("dry run done", ["scanned": .int(report.scanned), "matched": .int(report.matched),
+                                     "milliseconds": .int(report.milliseconds), "complete": .string(String(report.complete))])
+        return report
+    }
+
+    /// The verdicts of the rules in force and of the candidates, for a page of messages.
+    private struct Judge: Sendable {
+        struct PageOutcome: Sendable {
+            var matched: [String] = []
+            var changes: [String: Int] = [:]
+            var samples: [Report.Sample] = []
+        }
+
+        let current: CompiledRuleSet
+        /// The candidates and, unless one of them is an allow rule, the allow rules in force (which
+        /// exempt text from candidates as from any rule): its verdict is added to the current one.
+        /// With a candidate allow rule, the rules in force and the candidates compiled as one.
+        let candidates: CompiledRuleSet
+        let whole: Bool
+        let candidateIDs: Set<String>
+        let rates = RateRules(ledger: MemoryRateLedger())
+
+        init(candidates definitions: [RuleDefinition], rules: Rules) async throws(HTTPError) {
+            current = rules.engine.ruleSet
+            candidateIDs = Set(definitions.map(\.id))
+            whole = definitions.contains { $0.kind == .allow }
+            let set = whole ? current.rules + definitions
+                : definitions + current.rules.filter { $0.kind == .allow && $0.enabled && $0.mode == .enforce }
+            let compiled: Result<CompiledRuleSet, CompiledRuleSet.Refusal>
+            do {
+                compiled = .success(try await rules.compileApart(set))
+            } catch {
+                compiled = .failure(error)
+            }
+            switch compiled {
+            case .success(let set): candidates = set
+            case .failure(let refusal):
+                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(refusal.reason)")
+            }
+        }
+
+        /// Text rules and the rate rules' look at the message alone: history has no sender to
+        /// judge by, so flood rules and link windows are not replayed.
+        private func verdict(_ set: CompiledRuleSet, _ message: HistoryMessage) -> Verdict {
+            let verdict = set.check(message.text, channel: message.channelID)
+            guard !set.rateRules.isEmpty else { return verdict }
+            let found = Locked<([Verdict.RuleMatch], [Verdict.RuleMatch])>(([], []))
+            rates.judge(message.text, rules: set.rateRules, .init(channel: message.channelID, sender: nil, records: false)) { enforced, observed in
+                found.withLock { $0 = (enforced, observed) }
+            }
+            let (enforced, observed) = found.withLock { $0 }
+            return verdict.adding(rules: enforced, observed: observed)
+        }
+
+        func judge(_ page: [HistoryMessage]) -> PageOutcome {
+            var outcome = PageOutcome()
+            for message in page {
+                let before = verdict(current, message)
+                let after: Verdict
+                let hits: [Verdict.RuleMatch]
+                if whole {
+                    after = verdict(candidates, message)
+                    hits = (after.rules + after.observed).filter { candidateIDs.contains($0.ruleID) }
+                    guard !hits.isEmpty || after.action != before.action else { continue }
+                } else {
+                    let added = verdict(candidates, message)
+                    hits = (added.rules + added.observed).filter { candidateIDs.contains($0.ruleID) }
+                    guard !hits.isEmpty else { continue }
+                    after = before.adding(rules: added.rules.filter { candidateIDs.contains($0.ruleID) },
+                                          observed: added.observed.filter { candidateIDs.contains($0.ruleID) })
+                }
+                outcome.matched.append(message.id)
+                // A message changes when the candidates change what decides it.
+                if after.action != before.action {
+                    let state = MessageState(after: after.action)
+                    if state != message.state { outcome.changes["\(message.state.rawValue)->\(state.rawValue)", default: 0] += 1 }
+                }
+                if outcome.samples.count < DryRunner.maxSamples {
+                    let spans = hits.flatMap(\.matched).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+                    outcome.samples.append(Report.Sample(message_id: message.id, channel_id: message.channelID, text: message.text,
+                                                         action: after.action?.rawValue ?? "none",
+                                                         matched: Array(spans.prefix(CompiledRuleSet.maxReportedSpans))))
+                }
+            }
+            return outcome
+        }
+    }
+}

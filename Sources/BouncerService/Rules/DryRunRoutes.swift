@@ -1,0 +1,51 @@
+import BouncerDomain
+import BouncerStore
+import Foundation
+import HTTPServer
+
+/// `POST /v1/rules/dry-run`: candidate rules tried against stored messages (see `DryRunner`).
+struct DryRunRoutes: Sendable {
+    let runner: DryRunner
+
+    struct Input: Decodable {
+        var rules: [RulesRoutes.RuleInput]
+        var channel_id: String?
+        var since: String?
+        var until: String?
+        var limit: Int?
+    }
+
+    func register(in routes: inout Routes) {
+        let runner = self.runner
+        routes.add("POST", "/v1/rules/dry-run", .moderator) { request, identity in
+            let input = try request.decodeJSON(Input.self)
+            guard (1...DryRunner.maxCandidates).contains(input.rules.count) else {
+                throw HTTPError.badRequest("invalid_field", "`rules` must hold 1 to \(DryRunner.maxCandidates) rules.")
+            }
+            let limit = input.limit ?? DryRunner.defaultLimit
+            guard (1...DryRunner.maxLimit).contains(limit) else {
+                throw HTTPError.badRequest("invalid_field", "`limit` must be from 1 to \(DryRunner.maxLimit).")
+            }
+            if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
+                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
+            }
+            let since = try input.since.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
+            let until = try input.until.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
+            let now = Timestamp.now()
+            var candidates: [RuleDefinition] = []
+            for (index, rule) in input.rules.enumerated() {
+                // Ids no stored rule has, so the candidates' matches are told apart.
+                let checked = Result { () throws(HTTPError) in
+                    try RulesRoutes.validated(rule, base: nil, id: "dry-run-\(index + 1)", now: now, by: identity.userID)
+                }
+                switch checked {
+                case .success(let stored): candidates.append(stored.definition)
+                case .failure(let error): throw HTTPError(error.status, code: error.code, detail: "rules[\(index)]: \(error.detail)")
+                }
+            }
+            let report = try await runner.run(candidates, filter: HistoryFilter(channelID: input.channel_id, since: since, until: until),
+                                              limit: limit)
+            return try Response.encoded(report)
+        }
+    }
+}
