@@ -17,7 +17,7 @@ final class PostgresRateLedger: RateLedger {
 
     private let session: PostgresSession
     private let pending = PendingWrites<Record>()
-    private let lastPrune = Locked(ContinuousClock.now)
+    private let pruning = Periodic(every: .seconds(60))
 
     init(url: String) {
         session = PostgresSession(url: url, label: "bouncer.postgres.rate-marks") { connection in
@@ -82,12 +82,7 @@ final class PostgresRateLedger: RateLedger {
 
     /// Once a minute, drops marks older than the longest window any rule may have.
     private func pruneIfDue() {
-        let now = ContinuousClock.now
-        guard lastPrune.withLock({ last in
-            guard now - last > .seconds(60) else { return false }
-            last = now
-            return true
-        }) else { return }
+        guard pruning.isDue() else { return }
         _ = try? session.runHere { connection in
             try connection.execute("DELETE FROM rate_marks WHERE at < ?", [.real(Date().timeIntervalSince1970 - Double(RuleParams.maxWindowSeconds))])
         }

@@ -51,18 +51,12 @@ final class PostgresSendRates: SharedSendRates {
         }
     }
 
-    /// When the buckets were last pruned; only touched on the session's queue.
-    private let lastPrune = Locked(ContinuousClock.now)
+    private let pruning = Periodic(every: .seconds(60))
 
     /// Once a minute, drops the buckets that have refilled whole (the same as no bucket), so the
     /// table holds the users who sent lately, not every user who ever sent.
     private func pruneIfDue(rate: Double, burst: Double) {
-        let now = ContinuousClock.now
-        guard lastPrune.withLock({ last in
-            guard now - last > .seconds(60) else { return false }
-            last = now
-            return true
-        }) else { return }
+        guard pruning.isDue() else { return }
         _ = try? session.runHere { connection in
             try connection.execute("DELETE FROM send_rate_buckets WHERE updated_at < extract(epoch FROM clock_timestamp()) - ?1::float8",
                                    [.real(burst / rate)])
