@@ -4,6 +4,9 @@
 // that agree with them, the span's text the original's characters there, and a masked text as many
 // characters long as the original.
 //
+// A rule is in observe mode when its index and its action byte add up to a multiple of 5: no
+// observed rule may decide, nor an enforced one be only observed.
+//
 // Layout (every byte read past the end is 0, so any input is a program):
 //   1 byte       rule count, 1 + b % 12; the set's inflections setting, off when (b / 12) is odd
 //   per rule     kind (b % 16: 0-3 word, 4-5 phrase, 6-7 allow, 8-14 regex from the grammar,
@@ -187,7 +190,8 @@ private func rules(_ program: inout Program) -> (rules: [RuleDefinition], inflec
         }
         rules.append(RuleDefinition(id: "r\(index)", name: "rule \(index)", kind: kind, pattern: pattern,
                                     action: kind == .allow ? nil : action, channels: channels, enabled: enabled,
-                                    priority: actionByte % 3, inflections: inflections))
+                                    priority: actionByte % 3, inflections: inflections,
+                                    mode: (index + actionByte) % 5 == 0 ? .observe : .enforce))
     }
     return (rules, (countByte / 12) % 2 == 0, samples)
 }
@@ -297,7 +301,10 @@ public func fuzzRulesEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let utf16Count = text.utf16.count
     precondition(utf16Offsets.last! == utf16Count)
     precondition(verdict.action == verdict.rules.first?.action)
-    for match in verdict.rules {
+    let modes = Dictionary(ruleList.map { ($0.id, $0.mode) }, uniquingKeysWith: { first, _ in first })
+    precondition(verdict.rules.allSatisfy { modes[$0.ruleID] == .enforce }, "an observed rule decides")
+    precondition(verdict.observed.allSatisfy { modes[$0.ruleID] == .observe }, "an enforced rule only observed")
+    for match in verdict.rules + verdict.observed where match.kind != .allow {
         precondition(!match.matched.isEmpty && match.kind != .allow)
         for span in match.matched {
             precondition(0 <= span.start && span.start < span.end && span.end <= scalars.count,

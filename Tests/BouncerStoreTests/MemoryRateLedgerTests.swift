@@ -1,0 +1,41 @@
+import BouncerStore
+import Locking
+import Testing
+
+@Suite struct MemoryRateLedgerTests {
+    static func record(_ ledger: MemoryRateLedger, _ marks: [RateMark]) -> [[EarlierMark]] {
+        let found = Locked<[[EarlierMark]]>([])
+        ledger.record(marks) { answer in found.withLock { $0 = answer } }
+        return found.withLock { $0 }
+    }
+
+    static func mark(_ user: String, keys: [UInt64], at: Double, window: Double = 60, weight: Int = 1) -> RateMark {
+        RateMark(userID: user, ruleID: "r", keys: keys, weight: weight, sketch: [], at: at, window: window)
+    }
+
+    @Test("a mark finds the sender's earlier marks that share a key, each once, within the window")
+    func findsKin() {
+        let ledger = MemoryRateLedger()
+        #expect(Self.record(ledger, [Self.mark("a", keys: [1, 2], at: 0)]) == [[]])
+        _ = Self.record(ledger, [Self.mark("a", keys: [3], at: 1)])
+        _ = Self.record(ledger, [Self.mark("b", keys: [1], at: 2)])
+        // Keys 1 and 2 both lead to the first mark: it is found once. Key 3 is the second's.
+        #expect(Self.record(ledger, [Self.mark("a", keys: [1, 2, 3], at: 3)])[0].count == 2)
+        // Past the window, the first two are gone (the third is kin now).
+        #expect(Self.record(ledger, [Self.mark("a", keys: [1, 2, 3], at: 62)])[0].count == 1)
+    }
+
+    @Test("a sender keeps a bounded number of marks, and quiet senders are swept")
+    func bounded() {
+        let ledger = MemoryRateLedger()
+        for index in 0..<(MemoryRateLedger.maxMarksPerSender + 50) {
+            _ = Self.record(ledger, [Self.mark("a", keys: [7], at: Double(index) * 0.001)])
+        }
+        #expect(Self.record(ledger, [Self.mark("a", keys: [7], at: 1)])[0].count == MemoryRateLedger.maxMarksPerSender - 1)
+        for user in 0..<100 { _ = Self.record(ledger, [Self.mark("u\(user)", keys: [1], at: 2, window: 5)]) }
+        #expect(ledger.senderCount == 101)
+        // A mark well after every window: the sweep leaves the one who just sent.
+        _ = Self.record(ledger, [Self.mark("late", keys: [1], at: 1000, window: 5)])
+        #expect(ledger.senderCount == 1)
+    }
+}
