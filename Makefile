@@ -88,6 +88,8 @@ bench: release
 	scripts/bench-send.sh
 	scripts/bench-send-postgres.sh
 	scripts/bench-webhooks.sh
+	scripts/bench-rate-rules.sh
+	scripts/bench-dry-run.sh
 	scripts/bench-event-stream.sh
 	scripts/bench-moderation.sh
 	scripts/bench-restart.sh

@@ -68,7 +68,7 @@ let package = Package(
                 resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
-        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
+        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration", "BouncerStore"]),
         // `make bench`: the baseline the send path is compared with.
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.

@@ -29,23 +29,14 @@ source scripts/bench/send-setup.sh
 prepare_send_bench "$binary" "$port" "$work"
 admin=$("$binary" token --user bench-admin --role admin --data-dir "$work/data")
 
-run() {  # run NAME: one wrk run, its rate appended to WORK/NAME.txt
-  BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
-    wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk.txt"
-  grep -E "Non-2xx|Socket errors" "$work/wrk.txt" || true
-  rate=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
-  echo "$1: $rate messages/s"
-  echo "$rate" >>"$work/$1.txt"
-}
-
 echo "== sends: no webhook, then one webhook for every type (nginx answering 204), alternately"
 runs=${BENCH_RUNS:-3}
 for _ in $(seq "$runs"); do
-  run none
+  send_run "$port" "$work" none
   id=$(curl -fsS -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
        -d "{\"url\":\"http://127.0.0.1:$receiver_port/hook\",\"types\":[\"*\"]}" "http://127.0.0.1:$port/v1/webhooks" \
        | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-  run webhook
+  send_run "$port" "$work" webhook
   # Its deliveries finish before the next run without it.
   for _ in $(seq 100); do
     pending=$(curl -fsS -H "Authorization: Bearer $admin" "http://127.0.0.1:$port/v1/webhooks/$id/deliveries?state=pending&limit=1" \

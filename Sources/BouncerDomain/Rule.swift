@@ -181,8 +181,10 @@ extension RuleParams {
 
     /// Longest window a rate rule may look back: what a sender's marks are kept in memory for.
     public static let maxWindowSeconds = 3600
-    /// Most messages a flood may count, and most mentions or links a rule may allow.
+    /// Most mentions or links a rule may allow.
     public static let maxCount = 1000
+    /// Largest flood threshold: a sender's marks are kept in memory, at most twice this many a rule.
+    public static let maxThreshold = 100
 
     public var fields: Fields {
         switch self {
@@ -207,10 +209,10 @@ extension RuleParams {
             }
             return seconds
         }
-        func count(_ value: Int?, _ name: String, from lowest: Int) throws(RuleParamsError) -> Int {
+        func count(_ value: Int?, _ name: String, from lowest: Int, to highest: Int = Self.maxCount) throws(RuleParamsError) -> Int {
             guard let value else { throw RuleParamsError("`params.\(name)` is required for \(kind.rawValue) rules") }
-            guard (lowest...Self.maxCount).contains(value) else {
-                throw RuleParamsError("`params.\(name)` must be from \(lowest) to \(Self.maxCount)")
+            guard (lowest...highest).contains(value) else {
+                throw RuleParamsError("`params.\(name)` must be from \(lowest) to \(highest)")
             }
             return value
         }
@@ -222,7 +224,7 @@ extension RuleParams {
         switch kind {
         case .flood:
             try unused([("max", fields.max != nil)])
-            self = .flood(threshold: try count(fields.threshold, "threshold", from: 2), windowSeconds: try window(required: true)!,
+            self = .flood(threshold: try count(fields.threshold, "threshold", from: 2, to: Self.maxThreshold), windowSeconds: try window(required: true)!,
                           similarity: fields.similarity ?? .identical)
         case .mentions:
             try unused([("threshold", fields.threshold != nil), ("window_seconds", fields.window_seconds != nil),

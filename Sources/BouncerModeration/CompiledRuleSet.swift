@@ -230,7 +230,12 @@ public final class CompiledRuleSet: Sendable {
     /// applies).
     public func check(_ text: String, channel: String? = nil, sender: SenderFacts? = nil) -> Verdict {
         guard !entries.isEmpty else { return .none }
-        let normalized = NormalizedText(text)
+        return check(NormalizedText(text), channel: channel, sender: sender)
+    }
+
+    /// The same, for a text normalized already (a caller that needs its normalized form too).
+    public func check(_ normalized: NormalizedText, channel: String? = nil, sender: SenderFacts? = nil) -> Verdict {
+        guard !entries.isEmpty else { return .none }
         var hits: [(entry: Int, start: Int, end: Int)] = []  // original character offsets
         let collector = MatchCollector()
         scratch.with { scratch in

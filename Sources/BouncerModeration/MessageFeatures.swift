@@ -7,26 +7,67 @@ public struct MessageFeatures: Sendable {
     public let links: [MatchSpan]
     /// The same for two texts that normalize alike (case, look-alikes, leetspeak, separators).
     public let fingerprint: UInt64
-    /// MinHash of the normalized text's three-character shingles: the share of equal slots of two
-    /// sketches estimates how much of their shingles two texts share (Jaccard similarity).
+    /// MinHash (one-permutation) of the normalized text's four-character shingles: the share of equal slots of two
+    /// sketches estimates how much of their shingles two texts share (Jaccard similarity). Four
+    /// characters, not three: chat in one language shares most three-character runs (" th",
+    /// "the"), and unrelated messages would look alike.
     public let sketch: [UInt32]
     /// Locality-sensitive keys: each hashes one band of the sketch, so near-duplicates share at
     /// least one key with high likelihood, and unrelated texts seldom do. Empty for texts too
     /// short to be told apart by more than their fingerprint.
     public let bands: [UInt64]
 
-    public static let sketchSize = 36
-    static let bandRows = 3
+    /// 12 bands of 4 slots: two texts share a band with likelihood 1 - (1 - J^4)^12, which is over
+    /// 0.99 for near-duplicates (J 0.75) and under 0.03 for texts that share a fifth of their
+    /// shingles; a shared band is then confirmed by the whole sketch.
+    public static let sketchSize = 48
+    static let bandRows = 4
     /// Normalized texts shorter than this are only ever identical to others ("ok", "lol", "gg").
     static let shortestSimilar = 8
     /// Two sketches this alike (or more) belong to near-duplicates.
     public static let similarityThreshold = 0.5
 
-    public init(_ text: String) {
-        let reader = SpanReader(text)
-        mentions = Self.mentions(reader)
-        links = Self.links(reader)
-        let normalized = NormalizedText(text).words
+    /// The parts of the features a caller may need: only those asked for are worked out.
+    public struct Parts: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let mentions = Parts(rawValue: 1)
+        public static let links = Parts(rawValue: 2)
+        /// The fingerprint, and the sketch and its bands.
+        public static let likeness = Parts(rawValue: 4)
+        public static let all: Parts = [.mentions, .links, .likeness]
+    }
+
+    public init(_ text: String, parts: Parts = .all) {
+        self.init(text, normalized: nil, parts: parts)
+    }
+
+    /// `normalized`: the text's normalized form when the caller has it already (else it is made
+    /// here, if the likeness is asked for).
+    public init(_ text: String, normalized: NormalizedText?, parts: Parts = .all) {
+        // Most messages have no `@` and no `.` or `:`: they are told so by a look at their bytes,
+        // before any character is decoded.
+        var mayMention = false, mayLink = false
+        if !parts.isDisjoint(with: [.mentions, .links]) {
+            var text = text
+            text.withUTF8 { bytes in
+                for byte in bytes {
+                    if byte == UInt8(ascii: "@") { mayMention = true } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") { mayLink = true }
+                }
+            }
+            mayMention = mayMention && parts.contains(.mentions)
+            mayLink = mayLink && parts.contains(.links)
+        }
+        let reader = mayMention || mayLink ? SpanReader(text) : nil
+        mentions = mayMention ? Self.mentions(reader!) : []
+        links = mayLink ? Self.links(reader!) : []
+        guard parts.contains(.likeness) else {
+            fingerprint = 0
+            sketch = []
+            bands = []
+            return
+        }
+        let normalized = (normalized ?? NormalizedText(text)).words
         let basis = normalized.isEmpty ? Array(text.lowercased().utf8) : normalized
         fingerprint = Self.hash(basis[...], seed: 0x9E37_79B9_7F4A_7C15)
         guard basis.count >= Self.shortestSimilar else {
@@ -34,14 +75,26 @@ public struct MessageFeatures: Sendable {
             bands = []
             return
         }
-        var shingles = Set<UInt64>()
-        for start in 0...(basis.count - 3) { shingles.insert(Self.hash(basis[start..<start + 3], seed: 0)) }
+        // One permutation: each shingle is hashed once, and its hash goes to one slot (by some of
+        // its bits), which keeps the least it is given; an empty slot then borrows from the next
+        // slot along that is not. A shingle costs one hash, not one a slot.
         var sketch = [UInt32](repeating: .max, count: Self.sketchSize)
-        for shingle in shingles {
-            for slot in 0..<Self.sketchSize {
-                let value = UInt32(truncatingIfNeeded: Self.mix(shingle ^ Self.seeds[slot]) >> 32)
-                if value < sketch[slot] { sketch[slot] = value }
+        var filled = [Bool](repeating: false, count: Self.sketchSize)
+        for start in 0...(basis.count - 4) {
+            let shingle = Self.mix(UInt64(basis[start]) | UInt64(basis[start + 1]) << 8 | UInt64(basis[start + 2]) << 16
+                | UInt64(basis[start + 3]) << 24)
+            let slot = Int((shingle >> 32) % UInt64(Self.sketchSize))
+            let value = UInt32(truncatingIfNeeded: shingle)
+            if !filled[slot] || value < sketch[slot] {
+                sketch[slot] = value
+                filled[slot] = true
             }
+        }
+        for slot in 0..<Self.sketchSize where !filled[slot] {
+            var from = (slot + 1) % Self.sketchSize
+            while !filled[from] { from = (from + 1) % Self.sketchSize }
+            // Told apart by the distance borrowed from, as two texts empty in different slots are.
+            sketch[slot] = sketch[from] &+ UInt32((from - slot + Self.sketchSize) % Self.sketchSize)
         }
         self.sketch = sketch
         bands = stride(from: 0, to: Self.sketchSize, by: Self.bandRows).map { start in
@@ -58,9 +111,6 @@ public struct MessageFeatures: Sendable {
     }
 
     // MARK: - Hashing
-
-    /// Fixed seeds, so sketches made by any instance, at any time, compare.
-    private static let seeds: [UInt64] = (0..<UInt64(sketchSize)).map { mix($0 &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D) }
 
     /// SplitMix64's finalizer: every bit of the input moves about half the output's.
     static func mix(_ value: UInt64) -> UInt64 {
@@ -113,9 +163,18 @@ public struct MessageFeatures: Sendable {
         var found: [MatchSpan] = []
         var start = 0
         while start < scalars.count {
-            while start < scalars.count, scalars[start].properties.isWhitespace { start += 1 }
+            while start < scalars.count, isSpace(scalars[start]) { start += 1 }
             var end = start
-            while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
+            var dotted = false
+            while end < scalars.count, !isSpace(scalars[end]) {
+                if scalars[end] == "." || scalars[end] == ":" { dotted = true }
+                end += 1
+            }
+            // A word without a dot or colon is no link.
+            guard dotted else {
+                start = end
+                continue
+            }
             var first = start, last = end
             while first < last, leadingPunctuation.contains(scalars[first]) { first += 1 }
             while last > first, trailingPunctuation.contains(scalars[last - 1]) { last -= 1 }
@@ -127,13 +186,17 @@ public struct MessageFeatures: Sendable {
         return found
     }
 
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 128 ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+
     private static let leadingPunctuation: Set<Unicode.Scalar> = ["(", "[", "{", "<", "\"", "'", "«", "“", "‘"]
     private static let trailingPunctuation: Set<Unicode.Scalar> = [")", "]", "}", ">", "\"", "'", "»", "”", "’", ".", ",", ";", ":", "!", "?"]
 
     private static func isLink(_ word: String) -> Bool {
         for scheme in ["http://", "https://"] where word.hasPrefix(scheme) { return word.count > scheme.count }
         if word.hasPrefix("www.") { return word.count > 4 }
-        guard !word.contains("@") else { return false }
+        guard !word.utf8.contains(UInt8(ascii: "@")) else { return false }
         let host = word.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, labels.allSatisfy({ label in

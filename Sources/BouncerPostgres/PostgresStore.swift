@@ -60,6 +60,10 @@ extension PostgresStore: ServiceStore {
     public var sharedSendRates: (any SharedSendRates)? { sendRates }
     public var sharedRateLedger: (any RateLedger)? { rateLedger }
 
+    public func openConnection() throws -> PostgresConnection {
+        try PostgresConnection(url: url)
+    }
+
     public static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "postgres" }
         var rest = url[scheme.upperBound...]

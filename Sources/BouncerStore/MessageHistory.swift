@@ -25,18 +25,37 @@ public struct HistoryFilter: Sendable, Equatable {
 }
 
 /// Stored messages read page by page, newest first, for trying rules against history; and what
-/// reviews decided about them.
-public protocol MessageHistoryRepository: Sendable {
+/// reviews decided about them. Read on a connection of the reader's own, on the caller's thread:
+/// a long scan runs where (and at the priority) its caller chooses, not on the threads that serve
+/// requests' reads. Used by one thread at a time.
+public protocol HistoryReader: AnyObject {
     /// Up to `limit` messages older than `before` (a sequence; nil: the newest), newest first,
-    /// deleted ones left out. Each page is one short read.
-    func historyPage(_ filter: HistoryFilter, before: Int64?, limit: Int) async throws -> [HistoryMessage]
+    /// deleted ones left out.
+    func page(_ filter: HistoryFilter, before: Int64?, limit: Int) throws -> [HistoryMessage]
     /// The resolution of each message's latest review (`dismissed`, `message_removed`,
     /// `author_banned`), for those of `messageIDs` that have one.
-    func reviewResolutions(messageIDs: [String]) async throws -> [String: String]
+    func reviewResolutions(messageIDs: [String]) throws -> [String: String]
+}
+
+public protocol MessageHistoryRepository: Sendable {
+    /// A reader with a connection of its own (closed when the reader is released).
+    func historyReader() throws -> any HistoryReader
 }
 
 extension SQLStore {
-    public func historyPage(_ filter: HistoryFilter, before: Int64?, limit: Int) async throws -> [HistoryMessage] {
+    public func historyReader() throws -> any HistoryReader {
+        SQLHistoryReader(connection: try openConnection())
+    }
+}
+
+final class SQLHistoryReader<Connection: SQLConnection>: HistoryReader {
+    private let connection: Connection
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    func page(_ filter: HistoryFilter, before: Int64?, limit: Int) throws -> [HistoryMessage] {
         var conditions = ["state != 'deleted'"]
         var arguments: [DatabaseValue] = []
         if let before { conditions.append("sequence < ?"); arguments.append(.integer(before)) }
@@ -44,37 +63,30 @@ extension SQLStore {
         if let since = filter.since { conditions.append("created_at >= ?"); arguments.append(.text(since)) }
         if let until = filter.until { conditions.append("created_at < ?"); arguments.append(.text(until)) }
         arguments.append(.integer(Int64(limit)))
-        let sql = """
+        return try connection.fetchAll("""
             SELECT sequence, id, channel_id, coalesce(original_text, text) AS text, state FROM messages
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence DESC LIMIT ?
-            """
-        let bound = arguments
-        return try await read { database in
-            try database.fetchAll(sql, bound).map { row in
-                HistoryMessage(sequence: row.get("sequence") ?? 0, id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "",
-                               text: row.get("text") ?? "", state: row.get("state") ?? .delivered)
-            }
+            """, arguments).map { row in
+            HistoryMessage(sequence: row.get("sequence") ?? 0, id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "",
+                           text: row.get("text") ?? "", state: row.get("state") ?? .delivered)
         }
     }
 
-    public func reviewResolutions(messageIDs: [String]) async throws -> [String: String] {
-        guard !messageIDs.isEmpty else { return [:] }
-        return try await read { database in
-            var resolutions: [String: String] = [:]
-            // A few hundred at a time: both stores bound a statement's parameters.
-            for start in stride(from: 0, to: messageIDs.count, by: 500) {
-                let chunk = messageIDs[start..<min(messageIDs.count, start + 500)]
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                for row in try database.fetchAll("""
-                    SELECT message_id, resolution FROM flags
-                    WHERE message_id IN (\(marks)) AND state = 'resolved' AND resolution IS NOT NULL
-                    ORDER BY resolved_at, id
-                    """, chunk.map { .text($0) }) {
-                    if let id: String = row.get("message_id"), let resolution: String = row.get("resolution") { resolutions[id] = resolution }
-                }
+    func reviewResolutions(messageIDs: [String]) throws -> [String: String] {
+        var resolutions: [String: String] = [:]
+        // A few hundred at a time: both stores bound a statement's parameters.
+        for start in stride(from: 0, to: messageIDs.count, by: 500) {
+            let chunk = messageIDs[start..<min(messageIDs.count, start + 500)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            for row in try connection.fetchAll("""
+                SELECT message_id, resolution FROM flags
+                WHERE message_id IN (\(marks)) AND state = 'resolved' AND resolution IS NOT NULL
+                ORDER BY resolved_at, id
+                """, chunk.map { .text($0) }) {
+                if let id: String = row.get("message_id"), let resolution: String = row.get("resolution") { resolutions[id] = resolution }
             }
-            return resolutions
         }
+        return resolutions
     }
 }
 

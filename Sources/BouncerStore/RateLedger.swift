@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// What a rate rule notes of a message, to judge the sender's next ones by.
 public struct RateMark: Sendable, Equatable {
@@ -15,8 +16,12 @@ public struct RateMark: Sendable, Equatable {
     public var at: Double
     /// How far back kin count, in seconds.
     public var window: Double
+    /// Most of the sender's marks of this rule worth keeping (the oldest go first past it): what
+    /// the rule can need, so that memory holds no more.
+    public var keep: Int
 
-    public init(userID: String, ruleID: String, keys: [UInt64], weight: Int, sketch: [UInt32], at: Double, window: Double) {
+    public init(userID: String, ruleID: String, keys: [UInt64], weight: Int, sketch: [UInt32], at: Double, window: Double,
+                keep: Int = MemoryRateLedger.maxMarksPerSender) {
         self.userID = userID
         self.ruleID = ruleID
         self.keys = keys
@@ -24,6 +29,7 @@ public struct RateMark: Sendable, Equatable {
         self.sketch = sketch
         self.at = at
         self.window = window
+        self.keep = keep
     }
 }
 
@@ -48,87 +54,178 @@ public protocol RateLedger: Sendable {
 }
 
 /// The ledger of one instance. Bounded: marks older than their window are dropped as the sender
-/// sends again, and by a sweep of every sender at most each `sweepInterval`; a sender keeps at
-/// most `maxMarksPerSender` marks a rule, and the ledger at most `maxSenders` senders (the
-/// longest quiet go first).
+/// sends again, and by a sweep of every sender each `sweepInterval`; a sender keeps at most
+/// `maxMarksPerSender` marks a rule, and the ledger about `maxSenders` senders and `maxMarks`
+/// marks (the longest quiet senders go first).
 public final class MemoryRateLedger: RateLedger {
     private struct Entry {
-        var serial: UInt64
         var keys: [UInt64]
+        /// For each key, the serial of the sender's previous mark under it (0: none): the marks
+        /// under a key are a chain from the latest back, so kin are found without a list a key.
+        var previous: [UInt64]
         var weight: Int
         var sketch: [UInt32]
         var at: Double
     }
 
+    /// A sender's marks of one rule, oldest first: a ring of entries whose serials count up from
+    /// `firstSerial`, so a serial finds its entry by subtraction.
     private struct SenderMarks {
-        var entries: [Entry] = []
-        /// Serials of the entries under each key: a message's kin are found by its keys, not by
-        /// a look at every earlier message.
-        var byKey: [UInt64: [UInt64]] = [:]
+        private var entries: [Entry] = []
+        private var head = 0
+        private(set) var firstSerial: UInt64 = 1
+        private var nextSerial: UInt64 = 1
+        /// The latest serial under each key.
+        private var latest: [UInt64: UInt64] = [:]
         var lastAt: Double = 0
         var window: Double = 0
 
-        mutating func dropOlder(than cutoff: Double, keeping limit: Int) {
+        var count: Int { entries.count - head }
+
+        /// Drops the marks older than `cutoff`, and the oldest past `limit`. Returns how many.
+        @discardableResult
+        mutating func dropOlder(than cutoff: Double, keeping limit: Int) -> Int {
             var dropped = 0
-            while dropped < entries.count, entries[dropped].at < cutoff || entries.count - dropped > limit { dropped += 1 }
-            guard dropped > 0 else { return }
-            for entry in entries.prefix(dropped) {
-                for key in entry.keys {
-                    byKey[key]?.removeAll { $0 == entry.serial }
-                    if byKey[key]?.isEmpty == true { byKey[key] = nil }
+            while head < entries.count, entries[head].at < cutoff || count > limit {
+                for key in entries[head].keys {
+                    // One look-up a key: these run for every mark, under the shard's lock.
+                    if let found = latest.index(forKey: key), latest.values[found] == firstSerial { latest.remove(at: found) }
+                }
+                head += 1
+                firstSerial += 1
+                dropped += 1
+            }
+            if head == entries.count {
+                entries.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64 && head * 2 >= entries.count {
+                entries.removeFirst(head)
+                head = 0
+            }
+            return dropped
+        }
+
+        /// The earlier marks that share a key with `keys`, each once.
+        func kin(of keys: [UInt64]) -> [EarlierMark] {
+            var found: [UInt64] = []
+            for (position, key) in keys.enumerated() {
+                var serial = latest[key] ?? 0
+                while serial >= firstSerial && serial < nextSerial {
+                    found.append(serial)
+                    // Read in place: a copy of the entry would retain its three arrays.
+                    let index = head + Int(serial - firstSerial)
+                    // Marks of one rule put the same kind of key at the same place: look there first.
+                    serial = entries[index].keys.count > position && entries[index].keys[position] == key
+                        ? entries[index].previous[position]
+                        : entries[index].keys.firstIndex(of: key).map { entries[index].previous[$0] } ?? 0
                 }
             }
-            entries.removeFirst(dropped)
+            guard !found.isEmpty else { return [] }
+            found.sort()
+            var kin: [EarlierMark] = []
+            for (index, serial) in found.enumerated() where index == 0 || found[index - 1] != serial {
+                let entry = head + Int(serial - firstSerial)
+                kin.append(EarlierMark(weight: entries[entry].weight, sketch: entries[entry].sketch))
+            }
+            return kin
+        }
+
+        mutating func add(keys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
+            let serial = nextSerial
+            nextSerial += 1
+            var previous = [UInt64](repeating: 0, count: keys.count)
+            for (index, key) in keys.enumerated() { previous[index] = latest.updateValue(serial, forKey: key) ?? 0 }
+            entries.append(Entry(keys: keys, previous: previous, weight: weight, sketch: sketch, at: at))
         }
     }
 
-    private struct State {
-        var senders: [String: SenderMarks] = [:]
-        var nextSerial: UInt64 = 0
-        var lastSweep: Double = 0
+    /// A sender's marks of one rule.
+    private struct SenderKey: Hashable {
+        var userID: String
+        var ruleID: String
     }
 
-    public static let maxMarksPerSender = 256
-    public static let maxSenders = 200_000
-    static let sweepInterval = 10.0
+    private struct State {
+        var senders: [SenderKey: SenderMarks] = [:]
+        /// Marks held by all of the shard's senders.
+        var marks = 0
+    }
 
-    private let state = Locked(State())
+    /// The most any rule may keep a sender (`RateMark.keep`): four times the largest flood threshold.
+    public static let maxMarksPerSender = 400
+    public static let maxSenders = 200_000
+    /// Marks held in all (a mark is a few hundred bytes: its keys and sketch).
+    public static let maxMarks = 1_000_000
+    static let sweepInterval = 10.0
+    /// Senders are spread over this many locks, by their id: sends from different users, on
+    /// different threads, seldom wait for each other.
+    static let shardCount = 16
+
+    private let shards = (0..<shardCount).map { _ in Locked(State()) }
+    /// The whole second every shard was last swept (each under its own lock, one after another):
+    /// an atomic, so that the look at it on every record is no lock all senders share.
+    private let lastSweep = Atomic<Int>(0)
 
     public init() {}
 
-    public var senderCount: Int { state.withLock { $0.senders.count } }
+    public var senderCount: Int { shards.reduce(0) { $0 + $1.withLock { $0.senders.count } } }
 
+    private func shard(_ userID: String) -> Locked<State> {
+        var hasher = Hasher()
+        hasher.combine(userID)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.shardCount))]
+    }
+
+    /// One message's marks are one sender's, so they take one lock.
     public func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void) {
-        let found = state.withLock { state -> [[EarlierMark]] in
+        guard let sender = marks.first?.userID else { return completion([]) }
+        precondition(marks.allSatisfy { $0.userID == sender }, "a message's marks are one sender's")
+        let found = shard(sender).withLock { state -> [[EarlierMark]] in
             var answers: [[EarlierMark]] = []
+            answers.reserveCapacity(marks.count)
             for mark in marks {
-                let sender = mark.userID + "\u{0}" + mark.ruleID
-                var marks = state.senders[sender] ?? SenderMarks()
-                marks.dropOlder(than: mark.at - mark.window, keeping: Self.maxMarksPerSender - 1)
-                var kin = Set<UInt64>()
-                for key in mark.keys { kin.formUnion(marks.byKey[key] ?? []) }
-                answers.append(marks.entries.filter { kin.contains($0.serial) }.map { EarlierMark(weight: $0.weight, sketch: $0.sketch) })
-                state.nextSerial += 1
-                marks.entries.append(Entry(serial: state.nextSerial, keys: mark.keys, weight: mark.weight, sketch: mark.sketch, at: mark.at))
-                for key in mark.keys { marks.byKey[key, default: []].append(state.nextSerial) }
-                marks.lastAt = mark.at
-                marks.window = mark.window
-                state.senders[sender] = marks
+                // Changed where it is kept: a copy taken out and put back would copy every mark.
+                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()])
+                answers.append(kin)
+                state.marks += added
             }
-            if let now = marks.last?.at { Self.sweepIfDue(&state, now: now) }
+            if state.senders.count > Self.maxSenders / Self.shardCount || state.marks > Self.maxMarks / Self.shardCount,
+               let now = marks.last?.at {
+                Self.sweep(&state, now: now)
+            }
             return answers
+        }
+        if let now = marks.last?.at {
+            let last = lastSweep.load(ordering: .relaxed)
+            if now - Double(last) >= Self.sweepInterval,
+               lastSweep.compareExchange(expected: last, desired: Int(now), ordering: .relaxed).exchanged {
+                for shard in shards { shard.withLock { Self.sweep(&$0, now: now) } }
+            }
         }
         completion(found)
     }
 
-    /// Drops senders whose marks have all expired, and the longest quiet past `maxSenders`.
-    private static func sweepIfDue(_ state: inout State, now: Double) {
-        guard now - state.lastSweep >= sweepInterval || state.senders.count > maxSenders else { return }
-        state.lastSweep = now
+    /// Returns the mark's kin, and by how many the sender's marks grew (dropped ones counted off).
+    private static func record(_ mark: RateMark, in marks: inout SenderMarks) -> ([EarlierMark], Int) {
+        let dropped = marks.dropOlder(than: mark.at - mark.window, keeping: min(max(1, mark.keep), maxMarksPerSender) - 1)
+        let kin = marks.kin(of: mark.keys)
+        marks.add(keys: mark.keys, weight: mark.weight, sketch: mark.sketch, at: mark.at)
+        marks.lastAt = mark.at
+        marks.window = mark.window
+        return (kin, 1 - dropped)
+    }
+
+    /// Drops a shard's senders whose marks have all expired, and the longest quiet past its share
+    /// of `maxSenders`.
+    private static func sweep(_ state: inout State, now: Double) {
+        let most = maxSenders / shardCount, mostMarks = maxMarks / shardCount
         state.senders = state.senders.filter { now - $0.value.lastAt <= $0.value.window }
-        if state.senders.count > maxSenders {
-            let quietest = state.senders.sorted { $0.value.lastAt < $1.value.lastAt }.prefix(state.senders.count - maxSenders * 9 / 10)
-            for (sender, _) in quietest { state.senders[sender] = nil }
+        state.marks = state.senders.values.reduce(0) { $0 + $1.count }
+        guard state.senders.count > most || state.marks > mostMarks else { return }
+        for (sender, marks) in state.senders.sorted(by: { $0.value.lastAt < $1.value.lastAt }) {
+            guard state.senders.count > most * 9 / 10 || state.marks > mostMarks * 9 / 10 else { break }
+            state.senders[sender] = nil
+            state.marks -= marks.count
         }
     }
 }

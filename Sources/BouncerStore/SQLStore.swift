@@ -12,6 +12,9 @@ public protocol SQLStore: Sendable {
     /// work that locks rows other instances lock too (webhook deliveries), whose waits must not
     /// hold sends up (or, with a send's event in the same transaction, deadlock with them).
     func writeApart<T: Sendable>(_ work: @escaping @Sendable (Connection) throws -> T) async throws -> T
+    /// A connection of the caller's own, for long background reads on a thread the caller
+    /// chooses; closed when released.
+    func openConnection() throws -> Connection
     /// The schema version this release's migrations end at.
     var schemaVersion: Int { get }
     /// Every rule with what matching needs, for the engine (a backend may read them faster).
@@ -25,6 +28,10 @@ extension SQLiteStore: SQLStore {
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.write(work)
+    }
+
+    public func openConnection() throws -> Database {
+        try Database(path: path, mode: .readOnly)
     }
 
     /// One process writes a SQLite file, and takes no row locks: the groups serve.

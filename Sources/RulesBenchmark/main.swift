@@ -1,5 +1,6 @@
 import BouncerDomain
 import BouncerModeration
+import BouncerStore
 import Foundation
 
 // Messages a second on one core for 280-character chat messages against word and regex rules,
@@ -161,3 +162,38 @@ let rate100 = rates100.sorted()[2]
 let rate100k = rates100k.sorted()[2]
 print(String(format: "time per message: %.2f µs at 100 word rules, %.2f µs at 100,000 (ratio %.2f)",
              1e6 / rate100, 1e6 / rate100k, rate100 / rate100k))
+
+// Rate rules: what they cost a message beside the text rules. The sketch a flood rule compares,
+// the look for mentions and links, and the in-memory ledger of 200 senders' recent marks (as in
+// the send benchmark: every sender past the 256 marks a rule keeps, so each mark drops one).
+let likenessRate = medianRate {
+    for _ in 0..<100 { _ = MessageFeatures(messages[index % messages.count], parts: .likeness); index += 1 }
+    return 100
+}
+let mentionsLinksRate = medianRate {
+    for _ in 0..<100 { _ = MessageFeatures(messages[index % messages.count], parts: [.mentions, .links]); index += 1 }
+    return 100
+}
+let ledger = MemoryRateLedger()
+let marks = messages.map { text -> RateMark in
+    let features = MessageFeatures(text, parts: .likeness)
+    return RateMark(userID: "", ruleID: "flood", keys: [features.fingerprint] + features.bands, weight: 1, sketch: features.sketch,
+                    at: 0, window: 60)
+}
+let senders = (0..<200).map { "user\($0)" }
+var at = 0.0
+var pick = Generator(state: 99)
+let ledgerRate = medianRate {
+    for _ in 0..<100 {
+        // Each sender a text picked at random, as the send benchmark's clients do.
+        var mark = marks[pick.below(marks.count)]
+        mark.userID = senders[index % senders.count]
+        at += 0.0001
+        mark.at = at
+        ledger.record([mark]) { _ in }
+        index += 1
+    }
+    return 100
+}
+print(String(format: "rate rules, per message: sketch %.2f µs, mentions and links %.2f µs, ledger record %.2f µs",
+             1e6 / likenessRate, 1e6 / mentionsLinksRate, 1e6 / ledgerRate))

@@ -31,7 +31,7 @@ import Testing
         let base = MessageFeatures("Free nitro giveaway, click the link in my bio 1")
         let variants = ["free nitro giveaway!! click the link in my bio #2", "Free nitro give-away, click the link in my bio now 3",
                         "click the link in my bio, free nitro giveaway 4"]
-        for variant in variants.map(MessageFeatures.init) {
+        for variant in variants.map({ MessageFeatures($0) }) {
             #expect(MessageFeatures.similarity(base.sketch, variant.sketch) >= MessageFeatures.similarityThreshold)
             #expect(!Set(base.bands).isDisjoint(with: variant.bands))
         }

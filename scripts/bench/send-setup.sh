@@ -1,7 +1,8 @@
 # Sourced by the send-path benchmarks. `prepare_send_bench BINARY PORT WORK` waits for the server
 # on PORT (its store in WORK/data), then gives it the benchmark's rules (10,000 words that bounce,
 # 50 regexes that flag) and writes WORK/texts.txt and a token for each of 200 users to
-# WORK/tokens.txt, for scripts/bench/send.lua.
+# WORK/tokens.txt, for scripts/bench/send.lua. `send_run PORT WORK NAME` runs the send load once
+# (BENCH_SECONDS, default 10) and appends its rate to WORK/NAME.txt.
 prepare_send_bench() {
   local binary=$1 port=$2 work=$3 admin
   for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -12,4 +13,14 @@ prepare_send_bench() {
   curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
        --data-binary @"$work/regexes.json" "http://127.0.0.1:$port/v1/rules/import"
   for user in $(seq 200); do "$binary" token --user "user$user" --ttl 86400 --data-dir "$work/data"; done >"$work/tokens.txt"
+}
+
+send_run() {
+  local port=$1 work=$2 name=$3 rate
+  BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
+    wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk.txt"
+  grep -E "Non-2xx|Socket errors" "$work/wrk.txt" || true
+  rate=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
+  echo "$name: $rate messages/s"
+  echo "$rate" >>"$work/$name.txt"
 }

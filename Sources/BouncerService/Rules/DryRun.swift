@@ -7,9 +7,9 @@ import Locking
 
 /// Runs candidate rules, as if added to the rules in force, over stored messages, and changes
 /// nothing (`POST /v1/rules/dry-run`). Bounded: at most `maxLimit` messages, read newest first a
-/// page at a time on the store's readers, matched on a thread of lower priority than the ones
-/// that serve sends, for at most `timeLimit`; one dry run at a time per instance. Memory holds a
-/// page, the counts, and the samples.
+/// page at a time and matched on a thread of lower priority than the ones that serve sends, with
+/// a store connection of its own, for at most `timeLimit`; one dry run at a time per instance.
+/// Memory holds a page, the counts, and the samples.
 final class DryRunner: Sendable {
     static let defaultLimit = 10_000
     static let maxLimit = 1_000_000
@@ -36,15 +36,23 @@ final class DryRunner: Sendable {
         var milliseconds = 0
     }
 
+    /// While sends come faster than this, a dry run rests between pages (see `scan`).
+    static let busySendsPerSecond = 100.0
+    /// How long it rests, against the time its last page took: working a fifth of the time.
+    static let restPerWork = 4.0
+
     private let rules: Rules
     private let history: any MessageHistoryRepository
+    /// Messages judged so far by the instance: tells the dry run how busy sends are.
+    private let sendsSoFar: @Sendable () -> Int
     private let logger: Logger
     private let worker = LowPriorityWorker(label: "bouncer.rules.dry-run")
     private let running = Locked(false)
 
-    init(rules: Rules, history: any MessageHistoryRepository, logger: Logger) {
+    init(rules: Rules, history: any MessageHistoryRepository, sendsSoFar: @escaping @Sendable () -> Int = { 0 }, logger: Logger) {
         self.rules = rules
         self.history = history
+        self.sendsSoFar = sendsSoFar
         self.logger = logger
     }
 
@@ -59,32 +67,58 @@ final class DryRunner: Sendable {
         let started = ContinuousClock.now
         let judge = try await Judge(candidates: candidates, rules: rules)
         logger.info("dry run started", ["rules": .int(candidates.count), "limit": .int(limit)])
-        var report = Report()
-        var before: Int64?
-        while report.scanned < limit {
-            if ContinuousClock.now - started > Self.timeLimit {
-                report.complete = false
-                break
-            }
-            let page = try await history.historyPage(filter, before: before, limit: min(Self.pageSize, limit - report.scanned))
-            guard let last = page.last else { break }
-            before = last.sequence
-            let outcome = await worker.run { judge.judge(page) }
-            report.scanned += page.count
-            report.matched += outcome.matched.count
-            for (change, count) in outcome.changes { report.changes[change, default: 0] += count }
-            report.samples.append(contentsOf: outcome.samples.prefix(Self.maxSamples - report.samples.count))
-            let resolutions = try await history.reviewResolutions(messageIDs: outcome.matched)
-            for resolution in resolutions.values {
-                if resolution == "dismissed" { report.dismissed += 1 } else { report.confirmed += 1 }
-            }
-            if page.count < min(Self.pageSize, limit) { break }
+        let (history, sendsSoFar) = (self.history, self.sendsSoFar)
+        // Reading and matching both, on the worker's thread of lower priority, with a connection
+        // of its own.
+        let outcome: Result<Report, Error> = await worker.run {
+            Result { try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar) }
         }
-        let reviewed = report.confirmed + report.dismissed
-        report.precision = reviewed == 0 ? nil : Double(report.confirmed) / Double(reviewed)
+        var report = try outcome.get()
         report.milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
         logger.info("dry run done", ["scanned": .int(report.scanned), "matched": .int(report.matched),
                                      "milliseconds": .int(report.milliseconds), "complete": .string(String(report.complete))])
+        return report
+    }
+
+    /// Reads and judges page after page. A lower priority alone does not keep a scan from slowing
+    /// sends down (it reads the store they write, and shares the cores' caches): while sends are
+    /// busy, it rests between pages, four times as long as the page took.
+    private static func scan(_ judge: Judge, history: any MessageHistoryRepository, filter: HistoryFilter, limit: Int,
+                             started: ContinuousClock.Instant, sendsSoFar: () -> Int) throws -> Report {
+        let reader = try history.historyReader()
+        var report = Report()
+        var before: Int64?
+        var pageStarted = ContinuousClock.now
+        var sendsBefore = sendsSoFar()
+        while report.scanned < limit {
+            let now = ContinuousClock.now
+            let sends = sendsSoFar()
+            let sendRate = Double(sends - sendsBefore) / max(0.001, (now - pageStarted) / .seconds(1))
+            if sendRate > busySendsPerSecond {
+                Thread.sleep(forTimeInterval: min(1, (now - pageStarted) / .seconds(1) * restPerWork))
+            }
+            pageStarted = ContinuousClock.now
+            sendsBefore = sendsSoFar()
+            if ContinuousClock.now - started > timeLimit {
+                report.complete = false
+                break
+            }
+            let wanted = min(pageSize, limit - report.scanned)
+            let page = try reader.page(filter, before: before, limit: wanted)
+            guard let last = page.last else { break }
+            before = last.sequence
+            let outcome = judge.judge(page)
+            report.scanned += page.count
+            report.matched += outcome.matched.count
+            for (change, count) in outcome.changes { report.changes[change, default: 0] += count }
+            report.samples.append(contentsOf: outcome.samples.prefix(maxSamples - report.samples.count))
+            for resolution in try reader.reviewResolutions(messageIDs: outcome.matched).values {
+                if resolution == "dismissed" { report.dismissed += 1 } else { report.confirmed += 1 }
+            }
+            if page.count < wanted { break }
+        }
+        let reviewed = report.confirmed + report.dismissed
+        report.precision = reviewed == 0 ? nil : Double(report.confirmed) / Double(reviewed)
         return report
     }
 

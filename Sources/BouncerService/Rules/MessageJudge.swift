@@ -4,6 +4,7 @@ import BouncerModeration
 import BouncerStore
 import Foundation
 import Locking
+import Synchronization
 
 /// Judges messages by every rule in force: the text rules of the compiled set and the rate rules,
 /// for the sender's role and age; and counts each rule's hits for its statistics.
@@ -13,6 +14,11 @@ final class MessageJudge: Sendable {
     let senders: SenderAges
     let rates: RateRules
     private let flusher = Locked<Task<Void, Never>?>(nil)
+    private let judged = Atomic<Int>(0)
+
+    /// Messages judged since start (sends and edits): how busy sends are, for background work
+    /// that gives way to them.
+    var messagesJudged: Int { judged.load(ordering: .relaxed) }
 
     init(rules: Rules, store: any ServiceStore, metrics: Metrics, logger: Logger) {
         self.rules = rules
@@ -52,15 +58,19 @@ final class MessageJudge: Sendable {
                        completion: @escaping @Sendable (Verdict) -> Void) {
         let ruleSet = rules.engine.ruleSet
         let now = Date().timeIntervalSince1970
+        judged.add(1, ordering: .relaxed)
         let known = senders.note(identity.userID, now: now)
         let finish: @Sendable (Double) -> Void = { [self] age in
             let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
-            let verdict = ruleSet.check(text, channel: channel, sender: sender)
             guard !ruleSet.rateRules.isEmpty else {
+                let verdict = ruleSet.check(text, channel: channel, sender: sender)
                 hits.count(verdict)
                 return completion(verdict)
             }
-            rates.judge(text, rules: ruleSet.rateRules, .init(channel: channel, sender: sender, records: records)) { enforced, observed in
+            // Normalized once, for the text rules and the flood rules' likeness both.
+            let normalized = NormalizedText(text)
+            let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
+            rates.judge(text, normalized: normalized, rules: ruleSet.rateRules, .init(channel: channel, sender: sender, records: records)) { enforced, observed in
                 let whole = verdict.adding(rules: enforced, observed: observed)
                 self.hits.count(whole)
                 completion(whole)

@@ -19,12 +19,21 @@ struct RateRules: Sendable {
 
     /// The matches of the rules of `ruleSet` that apply, enforced and observed. `completion` may
     /// run before this returns (a ledger in memory), or on the ledger's queue.
-    func judge(_ text: String, rules: [RuleDefinition], _ context: Context,
+    /// `normalized`: the text's normalized form, when the caller made it already.
+    func judge(_ text: String, normalized: NormalizedText? = nil, rules: [RuleDefinition], _ context: Context,
                completion: @escaping @Sendable (_ rules: [Verdict.RuleMatch], _ observed: [Verdict.RuleMatch]) -> Void) {
         let applying = rules.filter { $0.applies(to: context.channel) && $0.applies(to: context.sender) }
         guard !applying.isEmpty else { return completion([], []) }
-        let features = MessageFeatures(text)
-        let wholeText = Self.wholeText(text)
+        var parts: MessageFeatures.Parts = []
+        for rule in applying {
+            switch rule.kind {
+            case .flood: parts.insert(.likeness)
+            case .mentions: parts.insert(.mentions)
+            case .links: parts.insert(.links)
+            default: break
+            }
+        }
+        let features = MessageFeatures(text, normalized: normalized, parts: parts)
         var marks: [RateMark] = []
         var marked: [Int] = []
         let now = Date().timeIntervalSince1970
@@ -40,7 +49,7 @@ struct RateRules: Sendable {
             var enforced: [Verdict.RuleMatch] = [], observed: [Verdict.RuleMatch] = []
             for (index, rule) in applying.enumerated() {
                 let kin = recorded.firstIndex(of: index).map { earlier[$0] } ?? []
-                guard let spans = Self.matched(rule, features, wholeText: wholeText, earlier: kin) else { continue }
+                guard let spans = Self.matched(rule, features, text: text, earlier: kin) else { continue }
                 let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
                                               priority: rule.priority, matched: spans)
                 if rule.mode == .enforce { enforced.append(match) } else { observed.append(match) }
@@ -53,14 +62,15 @@ struct RateRules: Sendable {
     /// What `rule` notes of this message for later ones; nil for a rule without a window.
     private static func mark(_ rule: RuleDefinition, _ features: MessageFeatures, userID: String, at now: Double) -> RateMark? {
         switch rule.params {
-        case .flood(_, let window, .identical)?:
+        case .flood(let threshold, let window, .identical)?:
             return RateMark(userID: userID, ruleID: rule.id, keys: [features.fingerprint], weight: 1, sketch: [], at: now,
-                            window: Double(window))
-        case .flood(_, let window, .similar)?:
+                            window: Double(window), keep: floodMarks(threshold))
+        case .flood(let threshold, let window, .similar)?:
             // The fingerprint too: identical short texts have no bands.
             return RateMark(userID: userID, ruleID: rule.id, keys: [features.fingerprint] + features.bands, weight: 1,
-                            sketch: features.sketch, at: now, window: Double(window))
-        case .links(_, let window?)?:
+                            sketch: features.sketch, at: now, window: Double(window), keep: floodMarks(threshold))
+        case .links(_, let window?)? where !features.links.isEmpty:
+            // A message without links adds nothing to the window, and is never caught by it.
             return RateMark(userID: userID, ruleID: rule.id, keys: [0], weight: features.links.count, sketch: [], at: now,
                             window: Double(window))
         default:
@@ -68,8 +78,13 @@ struct RateRules: Sendable {
         }
     }
 
+    /// A flood rule keeps a sender's last marks, enough for its threshold with as many other
+    /// messages again between them, and no fewer than 64: a flood diluted further than that within
+    /// the window goes uncounted, and memory stays in proportion to what the rule asks.
+    private static func floodMarks(_ threshold: Int) -> Int { max(64, 4 * threshold) }
+
     /// Where `rule` matched, or nil when it did not.
-    private static func matched(_ rule: RuleDefinition, _ features: MessageFeatures, wholeText: MatchSpan,
+    private static func matched(_ rule: RuleDefinition, _ features: MessageFeatures, text: String,
                                 earlier: [EarlierMark]) -> [MatchSpan]? {
         switch rule.params {
         case .flood(let threshold, _, let similarity)?:
@@ -77,7 +92,7 @@ struct RateRules: Sendable {
                 // A band shared is a candidate; the sketches confirm it (or the text is the same).
                 mark.sketch.isEmpty ? true : MessageFeatures.similarity(mark.sketch, features.sketch) >= MessageFeatures.similarityThreshold
             }.count
-            return kin + 1 >= threshold ? [wholeText] : nil
+            return kin + 1 >= threshold ? [wholeText(text)] : nil
         case .mentions(let max)?:
             return features.mentions.count > max ? Array(features.mentions.prefix(CompiledRuleSet.maxReportedSpans)) : nil
         case .links(let max, let window)?:
@@ -89,6 +104,7 @@ struct RateRules: Sendable {
         }
     }
 
+    /// A flood's match: the whole message.
     private static func wholeText(_ text: String) -> MatchSpan {
         let scalars = text.unicodeScalars.count
         return MatchSpan(text: text, start: 0, end: scalars, utf16Start: 0, utf16End: text.utf16.count)

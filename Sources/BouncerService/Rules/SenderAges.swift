@@ -20,11 +20,18 @@ final class SenderAges: Sendable {
     }
 
     private let store: any RuleStatsRepository
-    private let state = Locked(State())
+    /// Senders spread over locks by their id: every send notes its sender, on any thread.
+    private let shards = (0..<16).map { _ in Locked(State()) }
     /// Most senders kept in memory; past it, half are forgotten (and read again when asked).
     static let maxKnown = 200_000
     /// Most new senders held while the store cannot take them.
     static let maxUnwritten = 100_000
+
+    private func state(_ userID: String) -> Locked<State> {
+        var hasher = Hasher()
+        hasher.combine(userID)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+    }
 
     init(store: any RuleStatsRepository) {
         self.store = store
@@ -39,13 +46,13 @@ final class SenderAges: Sendable {
     /// Notes that `userID` sends now, and says their age when it is known for sure.
     @discardableResult
     func note(_ userID: String, now: Double) -> Age {
-        state.withLock { state -> Age in
+        state(userID).withLock { state -> Age in
             if let known = state.known[userID] { return known.confirmed ? .known(max(0, now - known.firstSeen)) : .unknown }
-            if state.known.count >= Self.maxKnown {
+            if state.known.count >= Self.maxKnown / shards.count {
                 state.known = state.known.filter { _ in Bool.random() }
             }
             state.known[userID] = Known(firstSeen: now, confirmed: false)
-            if state.unwritten.count < Self.maxUnwritten {
+            if state.unwritten.count < Self.maxUnwritten / shards.count {
                 state.unwritten[userID] = Timestamp.format(Date(timeIntervalSince1970: now))
             }
             return .unknown
@@ -58,7 +65,7 @@ final class SenderAges: Sendable {
         if case .known(let age) = note(userID, now: now) { return age }
         let stored = try? await store.firstSeen(userID: userID)
         let firstSeen = stored.flatMap(Timestamp.epochSeconds)
-        return state.withLock { state -> Double in
+        return state(userID).withLock { state -> Double in
             let guess = state.known[userID]?.firstSeen ?? now
             let earliest = min(firstSeen ?? guess, guess)
             state.known[userID] = Known(firstSeen: earliest, confirmed: true)
@@ -68,16 +75,21 @@ final class SenderAges: Sendable {
 
     /// Writes the senders first seen since the last call.
     func flush() async {
-        let taken = state.withLock { state -> [String: String] in
-            defer { state.unwritten = [:] }
-            return state.unwritten
+        var taken: [(userID: String, at: String)] = []
+        for shard in shards {
+            shard.withLock { state in
+                taken += state.unwritten.map { (userID: $0.key, at: $0.value) }
+                state.unwritten = [:]
+            }
         }
         guard !taken.isEmpty else { return }
         do {
-            try await store.recordFirstSeen(taken.map { (userID: $0.key, at: $0.value) })
+            try await store.recordFirstSeen(taken)
         } catch {
-            state.withLock { state in
-                for (user, at) in taken where state.unwritten.count < Self.maxUnwritten { state.unwritten[user] = state.unwritten[user] ?? at }
+            for (user, at) in taken {
+                state(user).withLock { state in
+                    if state.unwritten.count < Self.maxUnwritten / shards.count { state.unwritten[user] = state.unwritten[user] ?? at }
+                }
             }
         }
     }

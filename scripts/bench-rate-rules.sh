@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The send path with three rate rules in force beside none, in one run: the send bench's load
+# (wrk and scripts/bench/send.lua, 64 connections, 200 users, about 5% of texts bounced) against
+# one server, alternating runs with the rate rules disabled and enabled: a similar-text flood rule
+# (20 in 60 s), a mentions rule (more than 5) and a links rule (more than 3, or in 60 s).
+# Goal: with them, at least 90% of the rate without.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${BOUNCER_BINARY:-.build/release/bouncer}
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-rate-rules-bench.XXXXXX")
+port=${BENCH_PORT:-18085}
+"$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 --log-level "${BENCH_LOG_LEVEL:-warn}" >"$work/log.jsonl" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+source scripts/bench/send-setup.sh
+prepare_send_bench "$binary" "$port" "$work"
+admin=$("$binary" token --user bench-admin --role admin --data-dir "$work/data")
+
+ids=()
+for rule in '{"kind":"flood","action":"bounce","params":{"threshold":20,"window_seconds":60,"similarity":"similar"}}' \
+            '{"kind":"mentions","action":"bounce","params":{"max":5}}' \
+            '{"kind":"links","action":"flag","params":{"max":3,"window_seconds":60}}'; do
+  ids+=("$(curl -fsS -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' -d "$rule" \
+    "http://127.0.0.1:$port/v1/rules" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')")
+done
+enable() {  # enable true|false: the three rate rules
+  for id in "${ids[@]}"; do
+    curl -fsS -o /dev/null -X PATCH -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+      -d "{\"enabled\":$1}" "http://127.0.0.1:$port/v1/rules/$id"
+  done
+}
+
+echo "== sends without and with three rate rules, alternating (${BENCH_RUNS:-3} runs each)"
+for _ in $(seq "${BENCH_RUNS:-3}"); do
+  enable false; send_run "$port" "$work" without
+  enable true; send_run "$port" "$work" with
+done
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+without=$(median "$work/without.txt") with=$(median "$work/with.txt")
+awk -v a="$without" -v b="$with" 'BEGIN { printf "rate rules: %.0f messages/s with, %.0f without: %.1f%% (goal: at least 90%%)\n", b, a, b / a * 100 }'
+curl -fsS "http://127.0.0.1:$port/metrics" | grep -E '^bouncer_rule_matches_total\{rule_id="('"$(IFS='|'; echo "${ids[*]}")"')"' || true
