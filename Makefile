@@ -14,7 +14,7 @@ help:
 	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
 	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
-	@echo "make fuzz          libFuzzer on the HTTP parser, the .strings parser, the normalizer and the rules engine (FUZZ_SECONDS each, default 60)"
+	@echo "make fuzz          libFuzzer on the HTTP parser, JSON, the .strings parser, the normalizer, the rules engine and rate rules' message features (FUZZ_SECONDS each, default 60)"
 	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make bench         GET /healthz against nginx, the rules engine against a naive matcher, the send path"
 	@echo "                   against a one-transaction-per-message loop, the moderators' queries on a large store,"
