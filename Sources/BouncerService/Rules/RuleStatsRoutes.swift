@@ -74,9 +74,7 @@ struct RuleStatsRoutes: Sendable {
     static func period(_ request: Request) throws(HTTPError) -> StatsPeriod {
         let since = try request.query("since").map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
         let until = try request.query("until").map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
-        if let since, let until, since > until {
-            throw HTTPError.badRequest("invalid_field", "`since` is after `until`.")
-        }
+        // `until` before `since` is an empty period, as for the other lists' filters.
         return StatsPeriod(since: since, until: until)
     }
 }

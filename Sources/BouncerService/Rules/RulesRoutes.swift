@@ -217,6 +217,12 @@ struct RulesRoutes: Sendable {
         var pattern = ""
         var params: RuleParams?
         if kind.isRate {
+            // A pattern given is not used, but held to the same bound as any.
+            if let given = input.pattern, given.unicodeScalars.count > PatternCompiler.maxPatternLength {
+                let reason = "the pattern is longer than \(PatternCompiler.maxPatternLength) characters"
+                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(reason).",
+                                extensions: [("reason", JSONText.quoted(reason))])
+            }
             guard let fields = input.params ?? (sameKind ? base?.params?.fields : nil) else {
                 throw HTTPError.badRequest("invalid_field", "`params` is required for \(kind.rawValue) rules.")
             }
