@@ -69,26 +69,8 @@ command -v curl >/dev/null || fail "curl is needed on the host"
 docker info >/dev/null 2>&1 || fail "the docker engine is not reachable ('docker info' fails)"
 
 # ---------------------------------------------------------------- build
-# The Dockerfile needs BuildKit (RUN --mount, docker/Dockerfile.dockerignore).
-# A client with the buildx plugin uses it for `docker build`; a pre-23 client
-# has BuildKit built in (DOCKER_BUILDKIT=1); a 23+ client without buildx only
-# has the legacy builder, so look for another docker client on PATH.
-docker_build() {
-  if docker buildx version >/dev/null 2>&1; then
-    DOCKER_BUILDKIT=1 docker build "$@"
-    return
-  fi
-  local cli version
-  while read -r cli; do
-    version=$("$cli" version --format '{{.Client.Version}}' 2>/dev/null) || continue
-    if [[ $version =~ ^([0-9]+)\. ]] && [ "${BASH_REMATCH[1]}" -lt 23 ]; then
-      log "no buildx plugin; building with $cli ($version, BuildKit built in)"
-      DOCKER_BUILDKIT=1 "$cli" build "$@"
-      return
-    fi
-  done < <(type -ap docker | xargs -r -n1 readlink -f | awk '!seen[$0]++')
-  fail "no BuildKit-capable docker client: install the docker buildx plugin"
-}
+# shellcheck source=docker/buildkit.sh
+source "$REPO_ROOT/docker/buildkit.sh"
 
 if [ "$SKIP_BUILD" = 1 ]; then
   docker image inspect "$IMAGE" >/dev/null 2>&1 || fail "SKIP_BUILD=1 but there is no image $IMAGE"
