@@ -76,7 +76,7 @@ public final class MemoryRateLedger: RateLedger {
         private(set) var firstSerial: UInt64 = 1
         private var nextSerial: UInt64 = 1
         /// The latest serial under each key.
-        private var latest: [UInt64: UInt64] = [:]
+        private var latest = KeyIndex()
         var lastAt: Double = 0
         var window: Double = 0
 
@@ -87,10 +87,7 @@ public final class MemoryRateLedger: RateLedger {
         mutating func dropOlder(than cutoff: Double, keeping limit: Int) -> Int {
             var dropped = 0
             while head < entries.count, entries[head].at < cutoff || count > limit {
-                for key in entries[head].keys {
-                    // One look-up a key: these run for every mark, under the shard's lock.
-                    if let found = latest.index(forKey: key), latest.values[found] == firstSerial { latest.remove(at: found) }
-                }
+                for key in entries[head].keys { latest.remove(key, ifHolding: firstSerial) }
                 head += 1
                 firstSerial += 1
                 dropped += 1
@@ -134,7 +131,7 @@ public final class MemoryRateLedger: RateLedger {
             let serial = nextSerial
             nextSerial += 1
             var previous = [UInt64](repeating: 0, count: keys.count)
-            for (index, key) in keys.enumerated() { previous[index] = latest.updateValue(serial, forKey: key) ?? 0 }
+            for (index, key) in keys.enumerated() { previous[index] = latest.update(serial, forKey: key) ?? 0 }
             entries.append(Entry(keys: keys, previous: previous, weight: weight, sketch: sketch, at: at))
         }
     }

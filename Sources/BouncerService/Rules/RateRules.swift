@@ -66,8 +66,8 @@ struct RateRules: Sendable {
             return RateMark(userID: userID, ruleID: rule.id, keys: [features.fingerprint], weight: 1, sketch: [], at: now,
                             window: Double(window), keep: floodMarks(threshold))
         case .flood(let threshold, let window, .similar)?:
-            // The fingerprint too: identical short texts have no bands.
-            return RateMark(userID: userID, ruleID: rule.id, keys: [features.fingerprint] + features.bands, weight: 1,
+            // Identical texts share every band; short ones have none, only their fingerprint.
+            return RateMark(userID: userID, ruleID: rule.id, keys: features.bands.isEmpty ? [features.fingerprint] : features.bands, weight: 1,
                             sketch: features.sketch, at: now, window: Double(window), keep: floodMarks(threshold))
         case .links(_, let window?)? where !features.links.isEmpty:
             // A message without links adds nothing to the window, and is never caught by it.
