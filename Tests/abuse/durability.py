@@ -92,12 +92,18 @@ def crash_durability(binary, rounds, writers=8):
             # What earlier rounds left must have survived this restart too.
             verify_store(service, acknowledged, in_doubt)
             load = Writers(service, writers, f"r{round_number}").start()
+            # The kill comes at a random moment of a load that is under way: after the first
+            # acknowledgement (a busy machine can take longer than the shortest pause to give it,
+            # just after a restart), and not past 10 s, or the service is not serving at all.
+            started = time.monotonic()
+            while not load.acknowledged and time.monotonic() - started < 10:
+                time.sleep(0.005)
             time.sleep(random.uniform(0.3, 1.2))
             service.signal(signal.SIGKILL)
             service.wait(timeout=10)
             load.stop()
             check(not load.unexpected, f"round {round_number}: unexpected answers {load.unexpected[:5]}")
-            check(load.acknowledged, f"round {round_number}: no message was acknowledged before the kill")
+            check(load.acknowledged, f"round {round_number}: no message was acknowledged within 10 s of the restart")
             acknowledged.update(load.acknowledged)
             in_doubt.update(load.in_doubt)
         service.start()
