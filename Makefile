@@ -63,7 +63,7 @@ test-steps:
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --filter '$(ROUND_ROBIN_SUITES)'
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
