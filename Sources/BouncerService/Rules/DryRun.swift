@@ -137,7 +137,6 @@ final class DryRunner: Sendable {
         let candidates: CompiledRuleSet
         let whole: Bool
         let candidateIDs: Set<String>
-        let rates = RateRules(ledger: MemoryRateLedger())
 
         init(candidates definitions: [RuleDefinition], rules: Rules) async throws(HTTPError) {
             current = rules.engine.ruleSet
@@ -163,12 +162,8 @@ final class DryRunner: Sendable {
         private func verdict(_ set: CompiledRuleSet, _ message: HistoryMessage) -> Verdict {
             let verdict = set.check(message.text, channel: message.channelID)
             guard !set.rateRules.isEmpty else { return verdict }
-            let found = Locked<([Verdict.RuleMatch], [Verdict.RuleMatch])>(([], []))
-            rates.judge(message.text, rules: set.rateRules, .init(channel: message.channelID, sender: nil, records: false)) { enforced, observed in
-                found.withLock { $0 = (enforced, observed) }
-            }
-            let (enforced, observed) = found.withLock { $0 }
-            return verdict.adding(rules: enforced, observed: observed)
+            let matches = RateRules.judgeAlone(message.text, rules: set.rateRules, channel: message.channelID, sender: nil)
+            return verdict.adding(rules: matches.rules, observed: matches.observed)
         }
 
         func judge(_ page: [HistoryMessage]) -> PageOutcome {

@@ -43,15 +43,12 @@ final class MessageJudge: Sendable {
 
     /// What `moderation/check` answers: every rule, for no particular sender; rate rules judge the
     /// text alone (a sender's earlier messages are not asked for). Counts nothing.
-    func check(_ text: String, channel: String?) async -> Verdict {
+    func check(_ text: String, channel: String?) -> Verdict {
         let ruleSet = rules.engine.ruleSet
-        let verdict = ruleSet.check(text, channel: channel)
-        guard !ruleSet.rateRules.isEmpty else { return verdict }
-        return await withCheckedContinuation { continuation in
-            rates.judge(text, rules: ruleSet.rateRules, .init(channel: channel, sender: nil, records: false)) { enforced, observed in
-                continuation.resume(returning: verdict.adding(rules: enforced, observed: observed))
-            }
-        }
+        guard !ruleSet.rateRules.isEmpty else { return ruleSet.check(text, channel: channel) }
+        let normalized = NormalizedText(text)
+        let matches = RateRules.judgeAlone(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: nil)
+        return ruleSet.check(normalized, channel: channel).adding(rules: matches.rules, observed: matches.observed)
     }
 
     private func judge(_ text: String, channel: String?, _ identity: Identity, records: Bool,
@@ -70,11 +67,15 @@ final class MessageJudge: Sendable {
             // Normalized once, for the text rules and the flood rules' likeness both.
             let normalized = NormalizedText(text)
             let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
-            rates.judge(text, normalized: normalized, rules: ruleSet.rateRules, .init(channel: channel, sender: sender, records: records)) { enforced, observed in
-                let whole = verdict.adding(rules: enforced, observed: observed)
+            let done: @Sendable (RateRules.Matches) -> Void = { matches in
+                let whole = verdict.adding(rules: matches.rules, observed: matches.observed)
                 self.hits.count(whole)
                 completion(whole)
             }
+            guard records else {
+                return done(RateRules.judgeAlone(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: sender))
+            }
+            rates.judgeSend(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
         }
         switch known {
         case .known(let age):

@@ -9,21 +9,48 @@ import Foundation
 struct RateRules: Sendable {
     let ledger: any RateLedger
 
-    /// What a message's sender and place are, for the rules that apply.
-    struct Context: Sendable {
-        var channel: String?
-        var sender: SenderFacts?
-        /// Whether the message is being sent (it counts toward windows), not edited or checked.
-        var records: Bool
+    typealias Matches = (rules: [Verdict.RuleMatch], observed: [Verdict.RuleMatch])
+
+    /// The matches of the rate rules that apply to a message sent by `sender` to `channel`,
+    /// enforced and observed, which counts toward their windows. `completion` may run before this
+    /// returns (a ledger in memory), or on the ledger's queue. `normalized`: the text's normalized
+    /// form, when the caller made it already.
+    func judgeSend(_ text: String, normalized: NormalizedText?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
+                   completion: @escaping @Sendable (Matches) -> Void) {
+        let applying = Self.applying(rules, channel: channel, sender: sender)
+        guard !applying.isEmpty else { return completion(([], [])) }
+        let features = Self.features(text, normalized: normalized, applying)
+        var marks: [RateMark] = []
+        var marked: [Int] = []
+        let now = Date().timeIntervalSince1970
+        for (index, rule) in applying.enumerated() {
+            guard let mark = Self.mark(rule, features, userID: sender.userID, at: now) else { continue }
+            marks.append(mark)
+            marked.append(index)
+        }
+        guard !marks.isEmpty else { return completion(Self.matches(applying, features, text: text) { _ in [] }) }
+        let recorded = marked
+        ledger.record(marks) { earlier in
+            completion(Self.matches(applying, features, text: text) { index in recorded.firstIndex(of: index).map { earlier[$0] } ?? [] })
+        }
     }
 
-    /// The matches of the rules of `ruleSet` that apply, enforced and observed. `completion` may
-    /// run before this returns (a ledger in memory), or on the ledger's queue.
-    /// `normalized`: the text's normalized form, when the caller made it already.
-    func judge(_ text: String, normalized: NormalizedText? = nil, rules: [RuleDefinition], _ context: Context,
-               completion: @escaping @Sendable (_ rules: [Verdict.RuleMatch], _ observed: [Verdict.RuleMatch]) -> Void) {
-        let applying = rules.filter { $0.applies(to: context.channel) && $0.applies(to: context.sender) }
-        guard !applying.isEmpty else { return completion([], []) }
+    /// The matches of the rate rules that apply, judging the text alone, at once: for an edit,
+    /// `moderation/check` (no sender: every rule applies) and a dry run. Floods and link windows,
+    /// which need the sender's earlier messages, do not match.
+    static func judgeAlone(_ text: String, normalized: NormalizedText? = nil, rules: [RuleDefinition], channel: String?,
+                           sender: SenderFacts?) -> Matches {
+        let applying = applying(rules, channel: channel, sender: sender)
+        guard !applying.isEmpty else { return ([], []) }
+        return matches(applying, features(text, normalized: normalized, applying), text: text) { _ in [] }
+    }
+
+    private static func applying(_ rules: [RuleDefinition], channel: String?, sender: SenderFacts?) -> [RuleDefinition] {
+        rules.filter { $0.applies(to: channel) && $0.applies(to: sender) }
+    }
+
+    /// What the applying rules read of the text, and only that.
+    private static func features(_ text: String, normalized: NormalizedText?, _ applying: [RuleDefinition]) -> MessageFeatures {
         var parts: MessageFeatures.Parts = []
         for rule in applying {
             switch rule.kind {
@@ -33,30 +60,20 @@ struct RateRules: Sendable {
             default: break
             }
         }
-        let features = MessageFeatures(text, normalized: normalized, parts: parts)
-        var marks: [RateMark] = []
-        var marked: [Int] = []
-        let now = Date().timeIntervalSince1970
-        if context.records, let sender = context.sender {
-            for (index, rule) in applying.enumerated() {
-                guard let mark = Self.mark(rule, features, userID: sender.userID, at: now) else { continue }
-                marks.append(mark)
-                marked.append(index)
-            }
+        return MessageFeatures(text, normalized: normalized, parts: parts)
+    }
+
+    /// The rules that matched, given each one's earlier kin (by its index in `applying`).
+    private static func matches(_ applying: [RuleDefinition], _ features: MessageFeatures, text: String,
+                                kin: (Int) -> [EarlierMark]) -> Matches {
+        var enforced: [Verdict.RuleMatch] = [], observed: [Verdict.RuleMatch] = []
+        for (index, rule) in applying.enumerated() {
+            guard let spans = matched(rule, features, text: text, earlier: kin(index)) else { continue }
+            let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
+                                          priority: rule.priority, matched: spans)
+            if rule.mode == .enforce { enforced.append(match) } else { observed.append(match) }
         }
-        let recorded = marked
-        let decide: @Sendable ([[EarlierMark]]) -> Void = { earlier in
-            var enforced: [Verdict.RuleMatch] = [], observed: [Verdict.RuleMatch] = []
-            for (index, rule) in applying.enumerated() {
-                let kin = recorded.firstIndex(of: index).map { earlier[$0] } ?? []
-                guard let spans = Self.matched(rule, features, text: text, earlier: kin) else { continue }
-                let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
-                                              priority: rule.priority, matched: spans)
-                if rule.mode == .enforce { enforced.append(match) } else { observed.append(match) }
-            }
-            completion(enforced, observed)
-        }
-        if marks.isEmpty { decide([]) } else { ledger.record(marks) { decide($0) } }
+        return (enforced, observed)
     }
 
     /// What `rule` notes of this message for later ones; nil for a rule without a window.

@@ -168,7 +168,7 @@ struct RulesRoutes: Sendable {
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
                 throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
             }
-            return try Response.encoded(CheckResult(await judge.check(input.text, channel: input.channel_id)))
+            return try Response.encoded(CheckResult(judge.check(input.text, channel: input.channel_id)))
         }
     }
 
