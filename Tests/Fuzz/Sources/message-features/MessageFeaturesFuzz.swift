@@ -18,7 +18,8 @@ public func fuzzMessageFeatures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         let utf16Start = scalars[..<span.start].reduce(0) { $0 + $1.utf16.count }
         precondition(span.utf16Start == utf16Start && span.utf16End == utf16Start + span.text.utf16.count)
     }
-    for mention in features.mentions { precondition(mention.text.hasPrefix("@")) }
+    // By scalar: an `@` followed by a combining mark is one Character, which `hasPrefix("@")` is not.
+    for mention in features.mentions { precondition(mention.text.unicodeScalars.first == "@") }
     precondition(Set(features.mentions.map { $0.text.lowercased() }).count == features.mentions.count, "mentions repeat")
     precondition(features.sketch.isEmpty || features.sketch.count == MessageFeatures.sketchSize)
     precondition(features.sketch.isEmpty == features.bands.isEmpty)
