@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Workers that block (on sockets, on processes) run on threads of their own: Swift's concurrent
 /// tasks share as many threads as there are cores, and a few blocking ones would stop every
@@ -8,8 +9,17 @@ public final class BlockingWorkers: Sendable {
 
     /// Starts `count` workers, each running `body` with its index.
     public init(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        // Threads, not Dispatch's global queue: on Linux that queue runs as many blocks at once
+        // as there are cores, and shares them with the tasks of Swift concurrency, so workers
+        // that block there could leave no thread for the test's own task that stops them.
         for index in 0..<count {
-            DispatchQueue.global().async(group: group) { body(index) }
+            group.enter()
+            let thread = Thread { [group] in
+                body(index)
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
         }
     }
 
