@@ -1,3 +1,5 @@
+import BouncerDomain
+
 /// What rate rules look at in a message: its mentions, its links, and the fingerprint and sketch
 /// that find the same or nearly the same message among a sender's earlier ones.
 public struct MessageFeatures: Sendable {
@@ -79,20 +81,27 @@ public struct MessageFeatures: Sendable {
         // its bits), which keeps the least it is given; an empty slot then borrows from the next
         // slot along that is not. A shingle costs one hash, not one a slot.
         var sketch = [UInt32](repeating: .max, count: Self.sketchSize)
-        var filled = [Bool](repeating: false, count: Self.sketchSize)
-        for start in 0...(basis.count - 4) {
-            let shingle = Self.mix(UInt64(basis[start]) | UInt64(basis[start + 1]) << 8 | UInt64(basis[start + 2]) << 16
-                | UInt64(basis[start + 3]) << 24)
-            let slot = Int((shingle >> 32) % UInt64(Self.sketchSize))
-            let value = UInt32(truncatingIfNeeded: shingle)
-            if !filled[slot] || value < sketch[slot] {
-                sketch[slot] = value
-                filled[slot] = true
+        var filled: UInt64 = 0  // a bit a slot (48 of them)
+        basis.withUnsafeBufferPointer { bytes in
+            sketch.withUnsafeMutableBufferPointer { slots in
+                // The four bytes of the shingle that ends at `end`, the newest in the high byte.
+                var window = UInt64(bytes[0]) << 8 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 24
+                for end in 3..<bytes.count {
+                    window = window >> 8 | UInt64(bytes[end]) << 24
+                    let shingle = Self.mix(window)
+                    // The high half, scaled into 0..<48 (a multiply, not a division).
+                    let slot = Int(((shingle >> 32) &* UInt64(Self.sketchSize)) >> 32)
+                    let value = UInt32(truncatingIfNeeded: shingle)
+                    if filled & (1 << slot) == 0 || value < slots[slot] {
+                        slots[slot] = value
+                        filled |= 1 << slot
+                    }
+                }
             }
         }
-        for slot in 0..<Self.sketchSize where !filled[slot] {
+        for slot in 0..<Self.sketchSize where filled & (1 << slot) == 0 {
             var from = (slot + 1) % Self.sketchSize
-            while !filled[from] { from = (from + 1) % Self.sketchSize }
+            while filled & (1 << from) == 0 { from = (from + 1) % Self.sketchSize }
             // Told apart by the distance borrowed from, as two texts empty in different slots are.
             sketch[slot] = sketch[from] &+ UInt32((from - slot + Self.sketchSize) % Self.sketchSize)
         }
@@ -106,8 +115,7 @@ public struct MessageFeatures: Sendable {
 
     /// The share of equal slots of two sketches: about their texts' Jaccard similarity.
     public static func similarity(_ a: [UInt32], _ b: [UInt32]) -> Double {
-        guard a.count == b.count, !a.isEmpty else { return 0 }
-        return Double(zip(a, b).filter { $0 == $1 }.count) / Double(a.count)
+        SketchSimilarity.of(a, b)
     }
 
     // MARK: - Hashing

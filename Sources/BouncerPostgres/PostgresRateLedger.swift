@@ -65,7 +65,8 @@ final class PostgresRateLedger: RateLedger {
                                                  .integer(Int64.random(in: 1...Int64.max)), .integer(Int64(mark.weight)), sketch,
                                                  .real(mark.at)])
         return rows.map { row in
-            EarlierMark(weight: Int(row.get("weight", as: Int64.self) ?? 1), sketch: parse(row.get("sketch", as: String.self)))
+            EarlierMark(weight: Int(row.get("weight", as: Int64.self) ?? 1),
+                        likeness: EarlierMark.likeness(of: parse(row.get("sketch", as: String.self)), to: mark.sketch))
         }
     }
 

@@ -1,3 +1,4 @@
+import BouncerDomain
 import Locking
 import Synchronization
 
@@ -36,11 +37,18 @@ public struct RateMark: Sendable, Equatable {
 /// An earlier message's mark, as a record finds it.
 public struct EarlierMark: Sendable, Equatable {
     public var weight: Int
-    public var sketch: [UInt32]
+    /// How alike its text's sketch and the new mark's are (`SketchSimilarity`): what confirms a
+    /// near-duplicate found by a band. 1 when either mark keeps no sketch (its keys matched).
+    public var likeness: Double
 
-    public init(weight: Int, sketch: [UInt32]) {
+    public init(weight: Int, likeness: Double) {
         self.weight = weight
-        self.sketch = sketch
+        self.likeness = likeness
+    }
+
+    /// The likeness of a kept sketch to a new mark's.
+    public static func likeness<Kept: Collection<UInt32>>(of kept: Kept, to sketch: [UInt32]) -> Double {
+        kept.isEmpty || sketch.isEmpty ? 1 : SketchSimilarity.of(kept, sketch)
     }
 }
 
@@ -58,20 +66,23 @@ public protocol RateLedger: Sendable {
 /// `maxMarksPerSender` marks a rule, and the ledger about `maxSenders` senders and `maxMarks`
 /// marks (the longest quiet senders go first).
 public final class MemoryRateLedger: RateLedger {
-    private struct Entry {
-        var keys: [UInt64]
+    /// A sender's marks of one rule, oldest first, in flat arrays (a mark allocates nothing once
+    /// they have grown): mark `i` has its keys at `keys[i * keyStride...]`, and so on. Marks are
+    /// numbered by serials that count up from `firstSerial`, so a serial finds its mark by
+    /// subtraction.
+    private struct SenderMarks {
+        private var keys: [UInt64] = []
         /// For each key, the serial of the sender's previous mark under it (0: none): the marks
         /// under a key are a chain from the latest back, so kin are found without a list a key.
-        var previous: [UInt64]
-        var weight: Int
-        var sketch: [UInt32]
-        var at: Double
-    }
-
-    /// A sender's marks of one rule, oldest first: a ring of entries whose serials count up from
-    /// `firstSerial`, so a serial finds its entry by subtraction.
-    private struct SenderMarks {
-        private var entries: [Entry] = []
+        private var previous: [UInt64] = []
+        private var keyCounts: [Int] = []
+        private var sketches: [UInt32] = []
+        private var sketchCounts: [Int] = []
+        private var weights: [Int] = []
+        private var times: [Double] = []
+        private var keyStride = 0
+        private var sketchStride = 0
+        /// Marks before this index were dropped; the arrays are shifted down now and then.
         private var head = 0
         private(set) var firstSerial: UInt64 = 1
         private var nextSerial: UInt64 = 1
@@ -80,59 +91,105 @@ public final class MemoryRateLedger: RateLedger {
         var lastAt: Double = 0
         var window: Double = 0
 
-        var count: Int { entries.count - head }
+        var count: Int { times.count - head }
 
         /// Drops the marks older than `cutoff`, and the oldest past `limit`. Returns how many.
         @discardableResult
         mutating func dropOlder(than cutoff: Double, keeping limit: Int) -> Int {
             var dropped = 0
-            while head < entries.count, entries[head].at < cutoff || count > limit {
-                for key in entries[head].keys { latest.remove(key, ifHolding: firstSerial) }
+            while head < times.count, times[head] < cutoff || count > limit {
+                for index in 0..<keyCounts[head] { latest.remove(keys[head * keyStride + index], ifHolding: firstSerial) }
                 head += 1
                 firstSerial += 1
                 dropped += 1
             }
-            if head == entries.count {
-                entries.removeAll(keepingCapacity: true)
+            if head == times.count {
+                keys.removeAll(keepingCapacity: true)
+                previous.removeAll(keepingCapacity: true)
+                keyCounts.removeAll(keepingCapacity: true)
+                sketches.removeAll(keepingCapacity: true)
+                sketchCounts.removeAll(keepingCapacity: true)
+                weights.removeAll(keepingCapacity: true)
+                times.removeAll(keepingCapacity: true)
                 head = 0
-            } else if head >= 64 && head * 2 >= entries.count {
-                entries.removeFirst(head)
+            } else if head >= 64 && head * 2 >= times.count {
+                keys.removeFirst(head * keyStride)
+                previous.removeFirst(head * keyStride)
+                keyCounts.removeFirst(head)
+                sketches.removeFirst(head * sketchStride)
+                sketchCounts.removeFirst(head)
+                weights.removeFirst(head)
+                times.removeFirst(head)
                 head = 0
             }
             return dropped
         }
 
-        /// The earlier marks that share a key with `keys`, each once.
-        func kin(of keys: [UInt64]) -> [EarlierMark] {
-            var found: [UInt64] = []
+        /// The earlier marks that share a key with `keys`, each once, with their likeness to
+        /// `sketch`. `scratch`: a buffer to reuse.
+        func kin(of keys: [UInt64], sketch: [UInt32], scratch found: inout [UInt64]) -> [EarlierMark] {
+            found.removeAll(keepingCapacity: true)
             for (position, key) in keys.enumerated() {
                 var serial = latest[key] ?? 0
                 while serial >= firstSerial && serial < nextSerial {
                     found.append(serial)
-                    // Read in place: a copy of the entry would retain its three arrays.
-                    let index = head + Int(serial - firstSerial)
+                    let mark = head + Int(serial - firstSerial)
                     // Marks of one rule put the same kind of key at the same place: look there first.
-                    serial = entries[index].keys.count > position && entries[index].keys[position] == key
-                        ? entries[index].previous[position]
-                        : entries[index].keys.firstIndex(of: key).map { entries[index].previous[$0] } ?? 0
+                    let base = mark * keyStride
+                    if position < keyCounts[mark] && self.keys[base + position] == key {
+                        serial = previous[base + position]
+                    } else {
+                        serial = (0..<keyCounts[mark]).first { self.keys[base + $0] == key }.map { previous[base + $0] } ?? 0
+                    }
                 }
             }
             guard !found.isEmpty else { return [] }
             found.sort()
             var kin: [EarlierMark] = []
             for (index, serial) in found.enumerated() where index == 0 || found[index - 1] != serial {
-                let entry = head + Int(serial - firstSerial)
-                kin.append(EarlierMark(weight: entries[entry].weight, sketch: entries[entry].sketch))
+                let mark = head + Int(serial - firstSerial)
+                let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
+                kin.append(EarlierMark(weight: weights[mark], likeness: EarlierMark.likeness(of: kept, to: sketch)))
             }
             return kin
         }
 
-        mutating func add(keys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
+        mutating func add(keys newKeys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
+            if newKeys.count > keyStride {
+                keys = Self.restride(keys, from: keyStride, to: newKeys.count, marks: times.count)
+                previous = Self.restride(previous, from: keyStride, to: newKeys.count, marks: times.count)
+                keyStride = newKeys.count
+            }
+            if sketch.count > sketchStride {
+                sketches = Self.restride(sketches, from: sketchStride, to: sketch.count, marks: times.count)
+                sketchStride = sketch.count
+            }
             let serial = nextSerial
             nextSerial += 1
-            var previous = [UInt64](repeating: 0, count: keys.count)
-            for (index, key) in keys.enumerated() { previous[index] = latest.update(serial, forKey: key) ?? 0 }
-            entries.append(Entry(keys: keys, previous: previous, weight: weight, sketch: sketch, at: at))
+            for index in 0..<keyStride {
+                let key = index < newKeys.count ? newKeys[index] : 0
+                keys.append(key)
+                previous.append(index < newKeys.count ? latest.update(serial, forKey: key) ?? 0 : 0)
+            }
+            keyCounts.append(newKeys.count)
+            sketches.append(contentsOf: sketch)
+            if sketch.count < sketchStride { sketches.append(contentsOf: repeatElement(0, count: sketchStride - sketch.count)) }
+            sketchCounts.append(sketch.count)
+            weights.append(weight)
+            times.append(at)
+        }
+
+        /// The flat array of `marks` marks of `old` values each, with `new` values each (the
+        /// added ones 0). Only when a sender's marks of a rule first carry more keys or a
+        /// sketch than before: the first long text after short ones.
+        private static func restride<Value: FixedWidthInteger>(_ values: [Value], from old: Int, to new: Int, marks: Int) -> [Value] {
+            var wider: [Value] = []
+            wider.reserveCapacity(marks * new)
+            for mark in 0..<marks {
+                wider.append(contentsOf: values[(mark * old)..<(mark * old + old)])
+                wider.append(contentsOf: repeatElement(0, count: new - old))
+            }
+            return wider
         }
     }
 
@@ -146,6 +203,8 @@ public final class MemoryRateLedger: RateLedger {
         var senders: [SenderKey: SenderMarks] = [:]
         /// Marks held by all of the shard's senders.
         var marks = 0
+        /// Reused by every record under the shard's lock, so a look-up allocates no list of its own.
+        var scratch: [UInt64] = []
     }
 
     /// The most any rule may keep a sender (`RateMark.keep`): four times the largest flood threshold.
@@ -182,7 +241,8 @@ public final class MemoryRateLedger: RateLedger {
             answers.reserveCapacity(marks.count)
             for mark in marks {
                 // Changed where it is kept: a copy taken out and put back would copy every mark.
-                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()])
+                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()],
+                                               scratch: &state.scratch)
                 answers.append(kin)
                 state.marks += added
             }
@@ -203,9 +263,9 @@ public final class MemoryRateLedger: RateLedger {
     }
 
     /// Returns the mark's kin, and by how many the sender's marks grew (dropped ones counted off).
-    private static func record(_ mark: RateMark, in marks: inout SenderMarks) -> ([EarlierMark], Int) {
+    private static func record(_ mark: RateMark, in marks: inout SenderMarks, scratch: inout [UInt64]) -> ([EarlierMark], Int) {
         let dropped = marks.dropOlder(than: mark.at - mark.window, keeping: min(max(1, mark.keep), maxMarksPerSender) - 1)
-        let kin = marks.kin(of: mark.keys)
+        let kin = marks.kin(of: mark.keys, sketch: mark.sketch, scratch: &scratch)
         marks.add(keys: mark.keys, weight: mark.weight, sketch: mark.sketch, at: mark.at)
         marks.lastAt = mark.at
         marks.window = mark.window

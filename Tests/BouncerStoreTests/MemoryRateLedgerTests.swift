@@ -25,6 +25,27 @@ import Testing
         #expect(Self.record(ledger, [Self.mark("a", keys: [1, 2, 3], at: 62)])[0].count == 1)
     }
 
+    @Test("a sender's marks of one rule may carry more keys, and a sketch, than the earlier ones; kin carry their likeness")
+    func widens() {
+        let ledger = MemoryRateLedger()
+        let sketch = (0..<48).map { UInt32($0) }
+        func mark(_ keys: [UInt64], _ sketch: [UInt32], at: Double) -> RateMark {
+            RateMark(userID: "a", ruleID: "r", keys: keys, weight: 1, sketch: sketch, at: at, window: 60)
+        }
+        // A short text (one key, no sketch), then a long one (twelve keys and a sketch).
+        _ = Self.record(ledger, [mark([1], [], at: 0)])
+        _ = Self.record(ledger, [mark(Array(10..<22), sketch, at: 1)])
+        var halfAlike = sketch
+        for slot in 0..<24 { halfAlike[slot] = 1000 }
+        let found = Self.record(ledger, [mark([1] + Array(10..<21), halfAlike, at: 2)])[0]
+        // The short one is found by its key (no sketch to compare: likeness 1); the long one by
+        // its keys, half its slots equal.
+        #expect(found.map(\.likeness).sorted() == [0.5, 1])
+        // Both kept their keys through the widening: each is found again by its own.
+        #expect(Self.record(ledger, [mark([1], [], at: 3)])[0].count == 2)
+        #expect(Self.record(ledger, [mark([21], [], at: 4)])[0].count == 1)
+    }
+
     @Test("a sender keeps a bounded number of marks, and quiet senders are swept")
     func bounded() {
         let ledger = MemoryRateLedger()

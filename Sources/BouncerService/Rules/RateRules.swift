@@ -105,10 +105,8 @@ struct RateRules: Sendable {
                                 earlier: [EarlierMark]) -> [MatchSpan]? {
         switch rule.params {
         case .flood(let threshold, _, let similarity)?:
-            let kin = similarity == .identical ? earlier.count : earlier.filter { mark in
-                // A band shared is a candidate; the sketches confirm it (or the text is the same).
-                mark.sketch.isEmpty ? true : MessageFeatures.similarity(mark.sketch, features.sketch) >= MessageFeatures.similarityThreshold
-            }.count
+            // A band shared is a candidate; the sketches confirm it (or the text is the same).
+            let kin = similarity == .identical ? earlier.count : earlier.count { $0.likeness >= MessageFeatures.similarityThreshold }
             return kin + 1 >= threshold ? [wholeText(text)] : nil
         case .mentions(let max)?:
             return features.mentions.count > max ? Array(features.mentions.prefix(CompiledRuleSet.maxReportedSpans)) : nil
