@@ -62,10 +62,11 @@ let package = Package(
         // The bundled translations are plain .strings files, embedded in the binary.
         .target(name: "BouncerLocalization", dependencies: ["Locking"], resources: [.embedInCode("Translations")]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
-        // The API's description is a plain OpenAPI file, embedded in the binary.
+        // The API's description is a plain OpenAPI file, and the dashboard plain HTML, CSS and
+        // JavaScript files, all embedded in the binary.
         .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
                                                        "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"],
-                resources: [.embedInCode("OpenAPI/openapi.json")]),
+                resources: [.embedInCode("OpenAPI/openapi.json"), .embedInCode("Dashboard/Assets")]),
         .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerService"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration", "BouncerStore"]),

@@ -196,6 +196,7 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     let judge = judge ?? MessageJudge(rules: rules, store: store, metrics: metrics, logger: authenticator.logger)
     OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
     IdentityRoutes().register(in: &routes)
+    DashboardRoutes(localization: localization).register(in: &routes)
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
     RulesRoutes(rules: rules, judge: judge, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
     RuleStatsRoutes(repository: store, hits: judge.hits).register(in: &routes)

@@ -1,0 +1,80 @@
+// Users: the bans in force (timed and shadow) with their expiry, a form to ban, and one user's
+// flagged messages and the flags on them.
+import { del, get, post, segment } from "./api.js";
+import { el, fill, formatTime, nothing, say, sayError, t } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function setUp() {
+  $("ban-form").addEventListener("submit", (event) => { event.preventDefault(); ban(); });
+  $("lookup-form").addEventListener("submit", (event) => { event.preventDefault(); lookUp($("user-lookup").value.trim()); });
+}
+
+export function show() {
+  loadBans();
+}
+
+async function loadBans() {
+  try {
+    const page = await get("/v1/bans", { limit: 200 });
+    fill($("bans-list"), page.bans.length ? page.bans.map((ban) => el("tr", { class: "ban-row", dataset: { userId: ban.user_id } },
+      el("td", {}, el("button", { type: "button", class: "quiet", onclick: () => lookUp(ban.user_id) }, ban.user_id)),
+      el("td", {}, ban.reason ?? ""),
+      el("td", { class: "ban-expiry" }, ban.expires_at ? formatTime(ban.expires_at) : t("dashboard.users.never")),
+      el("td", {}, ban.shadow ? "✓" : ""),
+      el("td", {}, el("button", { type: "button", class: "quiet unban", onclick: () => unban(ban.user_id) }, t("dashboard.users.unban")))))
+      : el("tr", {}, el("td", { colspan: "5" }, nothing())));
+  } catch (error) {
+    sayError(error);
+  }
+}
+
+async function ban() {
+  const body = { reason: $("ban-reason").value.trim() || undefined, shadow: $("ban-shadow").checked };
+  const seconds = $("ban-duration-input").value;
+  if (seconds) body.duration_seconds = Number(seconds);
+  try {
+    await post(`/v1/users/${segment($("ban-user").value.trim())}/ban`, body);
+    say(t("dashboard.common.saved"));
+    $("ban-form").reset();
+    loadBans();
+  } catch (error) {
+    sayError(error);
+  }
+}
+
+async function unban(userID) {
+  try {
+    await del(`/v1/users/${segment(userID)}/ban`);
+    say(t("dashboard.common.saved"));
+    loadBans();
+  } catch (error) {
+    sayError(error);
+  }
+}
+
+/// The flags on `userID`'s messages, newest first, and the messages they are on.
+async function lookUp(userID) {
+  if (!userID) return;
+  $("user-lookup").value = userID;
+  const into = $("user-detail");
+  fill(into, el("p", { class: "hint" }, t("dashboard.common.loading")));
+  try {
+    const page = await get("/v1/flags", { author_id: userID, limit: 50 });
+    const messageIDs = [...new Set(page.flags.map((flag) => flag.message_id))].slice(0, 10);
+    const messages = await Promise.all(messageIDs.map((id) => get(`/v1/messages/${segment(id)}`).catch(() => null)));
+    fill(into,
+      el("h4", {}, t("dashboard.users.messages")),
+      messages.filter(Boolean).map((message) => el("div", { class: "user-message" },
+        el("span", { class: "meta" }, `#${message.channel_id} · ${message.state} · ${formatTime(message.created_at)} `),
+        message.moderation?.original_text ?? message.text)),
+      messages.length ? null : nothing(),
+      el("h4", {}, t("dashboard.users.flags")),
+      page.flags.map((flag) => el("div", { class: "user-flag" },
+        el("span", { class: "flag-reason" }, flag.reason), ` · ${flag.state} · ${flag.reporter_id} · ${formatTime(flag.created_at)} `,
+        flag.details ?? "")),
+      page.flags.length ? null : nothing());
+  } catch (error) {
+    fill(into, el("p", { class: "error" }, error.message));
+  }
+}
