@@ -3,8 +3,8 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl postgresql
-BENCH_PACKAGES := wrk nginx-light curl postgresql
+TEST_PACKAGES := python3 python3-venv curl postgresql chromium chromium-driver python3-selenium
+BENCH_PACKAGES := wrk nginx-light curl postgresql chromium chromium-driver python3-selenium
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
 
@@ -65,6 +65,7 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
+	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
@@ -96,6 +97,7 @@ bench: release
 	scripts/bench-backup.sh
 	@echo "== the labelled evasion corpus: Bouncer beside better-profanity and glin-profanity (PyPI)"
 	python3 scripts/compare-filters.py --binary .build/release/bouncer
+	python3 scripts/bench-dashboard.py --binary .build/release/bouncer
 
 fuzz: deps
 	scripts/fuzz.sh

@@ -79,7 +79,7 @@ export function upload(path, query, file, onProgress) {
   });
 }
 
-/// Follows the event stream of `types`, calling `onEvent(type, data)`; `onState(live)` as the
+/// Follows the event stream of `types`, calling `onEvent(type, data)` with each event's `data`; `onState(live)` as the
 /// connection comes and goes (EventSource reconnects by itself, resuming after the last id).
 /// EventSource cannot send headers, so the token goes in the query, which the server never logs.
 export function followEvents(types, onEvent, onState) {
@@ -87,7 +87,8 @@ export function followEvents(types, onEvent, onState) {
   source.onopen = () => onState(true);
   source.onerror = () => onState(false);
   for (const type of types) {
-    source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data)));
+    // Each `data:` line is the whole event; the handlers want what it is about.
+    source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data).data));
   }
   return source;
 }

@@ -1,0 +1,517 @@
+"""The dashboard's scenarios, each a test that drives headless Chromium against the real binary.
+
+Elements are found only through the hooks in HOOKS.md. Each test seeds its own data in a channel
+of its own, under user ids of its own, so the tests neither see nor disturb each other's reports.
+run.py imports this module once it has checked that Selenium is there, and sets `context`."""
+import os
+import random
+import re
+import unittest
+import uuid
+from dataclasses import dataclass
+
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from harness import PAGES, PHONE, open_dashboard, poll, sign_in, submit_token, texts, visible, wait, wait_visible
+
+LIVE_REPORT_SECONDS = 5  # how long a new report may take to reach an open queue
+STATS_SECONDS = 6        # rule statistics are flushed about once a second; a reload each time
+API_CHANGE_SECONDS = 5   # a change made in the page reaching the API
+
+# What each page shows once it has loaded the data seeded for it (see `seed_every_page`): the
+# page walks wait for it before they screenshot or read the console.
+PAGE_CONTENT = {
+    "queue": "#queue-list li.queue-item",
+    "rules": "#rules-list tr.rule-row",
+    "activity": "#chart-bounces[data-total]",
+    "users": "#bans-list tr.ban-row",
+    "settings": "#config-form input[name]",
+}
+
+# Which section is shown, and which nav link carries aria-current (other than "false").
+SHOWN_PAGE_JS = """
+return {
+  shown: [...document.querySelectorAll('section[data-page]')].filter(s => !s.hidden).map(s => s.dataset.page),
+  current: [...document.querySelectorAll('nav#nav a[data-page]')]
+    .filter(a => a.hasAttribute('aria-current') && a.getAttribute('aria-current') !== 'false')
+    .map(a => a.dataset.page),
+};"""
+
+# The innermost elements that reach past the right edge of a viewport WIDTH wide: what makes a
+# page wider than the phone.
+OVERFLOWING_JS = """
+const width = arguments[0];
+const past = (e) => e.getClientRects().length && e.getBoundingClientRect().right > width + 1;
+return [...document.querySelectorAll('body *')].filter((e) => past(e) && ![...e.children].some(past)).slice(0, 3)
+  .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + [...e.classList].map((c) => '.' + c).join(''));"""
+
+HTML_LANGUAGE_JS = "return [document.documentElement.lang, document.documentElement.dir];"
+
+STORAGE_JS = """
+return {session: Object.values(sessionStorage).join(' '), local: Object.values(localStorage).join(' '),
+        cookie: document.cookie};"""
+
+
+@dataclass
+class Context:
+    base_url: str       # where the browser finds the dashboard and the API
+    service: object     # harness.Bouncer: tokens
+    api: object         # harness.Api: seeding and checking
+    browsers: object    # harness.BrowserFactory
+    artifacts: str      # screenshots go here
+
+
+def queue_item(message_id):
+    return f'#queue-list li.queue-item[data-message-id="{message_id}"]'
+
+
+def queue_detail(message_id):
+    return f'#queue-detail[data-message-id="{message_id}"]'
+
+
+def unique_word():
+    """A made-up word for a word rule: consonant-vowel pairs (no doubled letters, which the
+    normalizer would fold; no digits, which it reads as leetspeak)."""
+    return "".join(random.choice("bdfgklmnprstvz") + random.choice("aeiou") for _ in range(5))
+
+
+def number_in(text):
+    digits = re.sub(r"\D", "", text)
+    return int(digits) if digits else 0
+
+
+def choose(select, value):
+    """Picks the option whose value is VALUE. Selenium's select_by_value matches the value
+    attribute only, which misses `<option>word</option>`, whose value is its text."""
+    options = Select(select).options
+    values = [option.get_attribute("value") for option in options]  # the property: text by default
+    if value not in values:
+        raise AssertionError(f"no option {value!r} in {select.get_attribute('id') or select.get_attribute('class')}: {values}")
+    Select(select).select_by_index(values.index(value))
+
+
+def fill(driver, css, value):
+    """Types VALUE into a text field, or picks it in a select (HOOKS.md does not say which kind of
+    control some form fields are)."""
+    element = wait_visible(driver, css)
+    if element.tag_name.lower() == "select":
+        choose(element, value)
+    else:
+        element.clear()
+        element.send_keys(value)
+
+
+def press(driver, key):
+    """A keyboard shortcut: the shortcuts work outside text fields, so leave any field first."""
+    driver.execute_script("if (document.activeElement) document.activeElement.blur();")
+    ActionChains(driver).send_keys(key).perform()
+
+
+def is_favicon_miss(entry):
+    # Chromium asks for /favicon.ico by itself when a page names no icon; its 404 is not the
+    # dashboard's doing.
+    return entry.get("source") == "network" and "/favicon.ico" in entry["message"]
+
+
+class DashboardTest(unittest.TestCase):
+    context = None
+
+    def setUp(self):
+        name = self._testMethodName.removeprefix("test_").replace("_", "-")[:40]
+        self.tag = f"{name}-{uuid.uuid4().hex[:6]}"
+        self.channel = f"dash:{self.tag}"
+        self.api = self.context.api
+        self.browsers = []
+
+    # -- people and data
+
+    def user(self, name, role="user"):
+        """(user id, token) for a user of this test only."""
+        user_id = f"{name}-{self.tag}"
+        return user_id, self.context.service.token(user_id, role)
+
+    def flagged_message(self, text, reasons=(("spam", None),), suffix="m"):
+        """A message from a user of this test, flagged once for each (reason, details) by a
+        different reporter each; returns its id."""
+        _, author = self.user("author")
+        message = self.api.send(author, self.channel, text, message_id=f"{self.tag}-{suffix}")
+        for index, (reason, details) in enumerate(reasons):
+            _, reporter = self.user(f"reporter{index}")
+            self.api.flag(reporter, message["id"], reason, details)
+        return message["id"]
+
+    def seed_every_page(self):
+        """Something for each page to show: a report, a rule (and with it a bounce), a ban."""
+        _, admin = self.user("admin", "admin")
+        self.flagged_message(f"cheap watches {self.tag}")
+        word = unique_word()
+        self.api.create_rule(admin, name=f"seeded {self.tag}", kind="word", pattern=word, action="bounce")
+        _, author = self.user("author")
+        self.api.send(author, self.channel, f"this {word} is bounced")
+        self.api.ban(admin, f"banned-{self.tag}")
+
+    # -- browsers
+
+    def open_browser(self, **options):
+        browser = self.context.browsers.open(**options)
+        self.browsers.append(browser)
+        self.addCleanup(self.close_browser, browser)
+        return browser
+
+    def close_browser(self, browser):
+        """Every browser a test opens ends with no uncaught JavaScript error in its console."""
+        try:
+            errors = [entry["message"] for entry in browser.errors(sources=("javascript",))]
+        finally:
+            browser.quit()
+        self.assertEqual(errors, [], "uncaught JavaScript errors in the browser console")
+
+    def screenshot(self, browser, name):
+        path = os.path.join(self.context.artifacts, f"{name}.png")
+        self.assertTrue(browser.driver.save_screenshot(path), f"no screenshot written to {path}")
+
+    def save_failure_screenshots(self):
+        """Called by run.py's result when this test fails. A failure found by a cleanup (see
+        `close_browser`) comes after its browser is closed: that one has nothing left to show."""
+        for index, browser in enumerate(self.browsers):
+            if not browser.closed:
+                browser.driver.save_screenshot(
+                    os.path.join(self.context.artifacts, f"failed-{self._testMethodName}-{index}.png"))
+
+    # -- the page
+
+    def sign_in(self, browser, token, page="queue"):
+        return sign_in(browser.driver, self.context.base_url, token, page)
+
+    def wait_state(self, driver, read, accept, what):
+        """Waits until ACCEPT(READ(driver)); else fails with WHAT and the last state read."""
+        last = []
+
+        def accepted(d):
+            last[:] = [read(d)]
+            return accept(last[0])
+        try:
+            return wait(driver).until(accepted)
+        except TimeoutException:
+            pass
+        self.fail(f"{what}: {last[0] if last else None!r}")
+
+    def show_page(self, driver, page):
+        """Follows the nav link to PAGE, then checks that its section is the only one shown and
+        that its link alone carries aria-current."""
+        wait_visible(driver, f'nav#nav a[data-page="{page}"]').click()
+        self.wait_state(driver, lambda d: d.execute_script(SHOWN_PAGE_JS), {"shown": [page], "current": [page]}.__eq__,
+                        f"after following its link, {page} is not the one page shown")
+
+    def walk_every_page(self, browser, screenshot_prefix=None):
+        """The sign-in page, then each page through the nav as an admin, each once its seeded data
+        is shown; yields each page's name."""
+        driver = browser.driver
+        _, admin = self.user("admin", "admin")
+        open_dashboard(driver, self.context.base_url)
+        wait_visible(driver, "#token-input")
+        if screenshot_prefix:
+            self.screenshot(browser, f"{screenshot_prefix}-signin")
+        yield "signin"
+        submit_token(driver, admin)
+        wait_visible(driver, "nav#nav")
+        for page in PAGES:
+            self.show_page(driver, page)
+            wait_visible(driver, PAGE_CONTENT[page])
+            if screenshot_prefix:
+                self.screenshot(browser, f"{screenshot_prefix}-{page}")
+            yield page
+
+    def wait_whoami(self, driver, user_id):
+        """Waits until #whoami names USER_ID: by then the page knows the role."""
+        wait(driver).until(lambda d: user_id in " ".join(texts(d, "#whoami")), f"#whoami does not name {user_id}")
+
+    def shown_links(self, driver):
+        return {a.get_attribute("data-page") for a in driver.find_elements(By.CSS_SELECTOR, "nav#nav a[data-page]")
+                if a.is_displayed()}
+
+    def rule_row(self, driver, pattern):
+        """The row of the rule with PATTERN, or None."""
+        for row in driver.find_elements(By.CSS_SELECTOR, "#rules-list tr.rule-row"):
+            if pattern in [cell.text.strip() for cell in row.find_elements(By.CSS_SELECTOR, ".rule-pattern")]:
+                return row
+        return None
+
+    def wait_rule_row(self, driver, pattern, why):
+        return wait(driver).until(lambda d: self.rule_row(d, pattern), f"no rule row for {pattern} {why}")
+
+    def stored(self, driver):
+        return driver.execute_script(STORAGE_JS)
+
+
+class SignInTests(DashboardTest):
+    def test_wrong_token_shows_signin_error(self):
+        tokens = {"garbage": "not-a-token", "signed with another secret": self.context.service.foreign_token("intruder")}
+        for label, token in tokens.items():
+            with self.subTest(token=label):
+                browser = self.open_browser()
+                driver = browser.driver
+                open_dashboard(driver, self.context.base_url)
+                submit_token(driver, token)
+                wait(driver).until(lambda d: " ".join(texts(d, "#signin-error")).strip() and visible(d, "#signin-error"),
+                                   "#signin-error is not shown with a text")
+                self.assertIsNone(visible(driver, "nav#nav"), "the nav is shown after a refused token")
+                self.assertFalse(token in self.stored(driver)["session"], "a refused token was kept")
+
+    def test_admin_sign_in_shows_nav_and_keeps_token_in_session_only(self):
+        admin_id, admin = self.user("admin", "admin")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin)
+        self.wait_whoami(driver, admin_id)
+        self.assertEqual(self.shown_links(driver), set(PAGES))
+        # assertTrue, not assertIn: a failure need not print the token
+        stored = self.stored(driver)
+        self.assertTrue(admin in stored["session"], "the token is not in sessionStorage")
+        self.assertFalse(admin in stored["local"], "the token is in localStorage")
+        self.assertFalse(admin in stored["cookie"], "the token is in a cookie")
+        language = driver.execute_script(HTML_LANGUAGE_JS)
+        self.assertTrue(language[0].lower().startswith("en"), f"html[lang] is {language[0]!r} for an English browser")
+        self.assertNotEqual(language[1], "rtl")
+
+        wait_visible(driver, "#signout").click()
+        wait_visible(driver, "#token-input")
+        self.assertIsNone(visible(driver, "nav#nav"), "the nav is still shown after signing out")
+        self.assertFalse(admin in self.stored(driver)["session"], "the token outlived signing out")
+
+    def test_moderator_sees_no_settings_link_and_rules_read_only(self):
+        moderator_id, moderator = self.user("moderator", "moderator")
+        _, admin = self.user("admin", "admin")
+        self.api.create_rule(admin, name=f"for {self.tag}", kind="word", pattern=unique_word(), action="flag")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator)
+        self.wait_whoami(driver, moderator_id)  # the links follow the role
+        self.assertEqual(self.shown_links(driver), {"queue", "rules", "activity", "users"})
+
+        # Read-only: whatever of the rules' controls is shown is disabled.
+        self.show_page(driver, "rules")
+        wait_visible(driver, PAGE_CONTENT["rules"])
+        controls = "#rules-list input.rule-enabled, #rules-list select.rule-mode, #rules-list button.rule-edit, #rule-save"
+        editable = [control.get_attribute("class") or control.get_attribute("id")
+                    for control in driver.find_elements(By.CSS_SELECTOR, controls)
+                    if control.is_displayed() and control.is_enabled()]
+        self.assertEqual(editable, [], "a moderator can change rules")
+
+
+class QueueTests(DashboardTest):
+    def test_review_flagged_message_end_to_end(self):
+        moderator_id, moderator = self.user("moderator", "moderator")
+        _, neighbour = self.user("neighbour")
+        before = self.api.send(neighbour, self.channel, f"earlier in the channel {self.tag}")
+        text = f"cheap watches here {self.tag}"
+        message_id = self.flagged_message(text, reasons=(("spam", "selling watches"), ("harassment", "keeps posting it")))
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator)
+        wait_visible(driver, queue_item(message_id)).click()
+        wait_visible(driver, f'{queue_item(message_id)}[aria-selected="true"]')
+        detail = queue_detail(message_id)
+        wait(driver).until(lambda d: text in " ".join(texts(d, f"{detail} .message-text")),
+                           "the detail does not show the message's text")
+        wait(driver).until(lambda d: len(texts(d, f"{detail} .flag")) == 2, "the detail does not show two flags")
+        reasons = " ".join(texts(driver, f"{detail} .flag .flag-reason")).lower()
+        details = " ".join(texts(driver, f"{detail} .flag .flag-details"))
+        for reason in ("spam", "harassment"):
+            self.assertIn(reason, reasons)
+        for written in ("selling watches", "keeps posting it"):
+            self.assertIn(written, details)
+        wait(driver).until(lambda d: before["text"] in " ".join(texts(d, f"{detail} .context-message")),
+                           f"the channel's context leaves out {before['text']!r}")
+        self.assertIn(text, " ".join(texts(driver, f"{detail} .context-message.current")),
+                      "the flagged message is not the current one in its context")
+
+        note = f"a watch ad, but allowed {self.tag}"
+        wait_visible(driver, "#review-note").send_keys(note)
+        wait_visible(driver, "#dismiss-button").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(message_id)),
+                           "the dismissed entry is still listed")
+
+        resolved_path = f"/v1/flags?state=resolved&channel_id={self.channel}"
+        resolved = poll(lambda: [flag for flag in self.api.get(moderator, resolved_path)["flags"]
+                                 if flag["message_id"] == message_id], API_CHANGE_SECONDS)
+        self.assertEqual(len(resolved), 2, resolved)
+        for flag in resolved:
+            self.assertEqual((flag["resolution"], flag["resolved_by"]), ("dismissed", moderator_id))
+        audit = self.api.get(moderator, f"/v1/audit?action=flag.review&actor_id={moderator_id}")["entries"]
+        self.assertIn((message_id, note), [(entry["target_id"], entry["note"]) for entry in audit], "the note was not recorded")
+
+    def test_remove_with_keyboard_selects_next(self):
+        moderator_id, moderator = self.user("moderator", "moderator")
+        removed = self.flagged_message(f"spam spam {self.tag}", suffix="first")
+        kept = self.flagged_message(f"more spam {self.tag}", suffix="second")
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator)
+        wait_visible(driver, queue_item(kept))
+        wait_visible(driver, queue_item(removed)).click()
+        wait_visible(driver, queue_detail(removed))
+        press(driver, "r")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(removed)),
+                           "the removed entry is still listed")
+        wait(driver).until(lambda d: visible(d, '#queue-list li.queue-item[aria-selected="true"]'),
+                           "no entry is selected after the decision")
+        wait(driver).until(lambda d: (visible(d, "#queue-detail[data-message-id]").get_attribute("data-message-id")
+                                      not in ("", removed)), "the detail still shows the removed message")
+
+        message = poll(lambda: (m := self.api.get(moderator, f"/v1/messages/{removed}"))["state"] == "removed" and m,
+                       API_CHANGE_SECONDS)
+        self.assertTrue(message, "the message was not removed")
+        flags = self.api.get(moderator, f"/v1/flags?channel_id={self.channel}")["flags"]
+        states = {(flag["message_id"], flag["state"], flag["resolution"]) for flag in flags}
+        self.assertEqual(states, {(removed, "resolved", "message_removed"), (kept, "open", None)})
+
+    def test_new_report_arrives_live(self):
+        _, moderator = self.user("moderator", "moderator")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator)
+        wait(driver).until(lambda d: re.search(r"\d", " ".join(texts(d, "#queue-count"))), "#queue-count shows no number")
+        # The report is filed once the page's event stream is connected (its response has come
+        # in), so what is tested is that the page shows what the stream brings.
+        wait(driver).until(lambda d: browser.responded("/v1/events/stream"), "the queue opened no event stream")
+        driver.execute_script("window.bouncerTestNoReload = true;")
+
+        message_id = self.flagged_message(f"arrives live {self.tag}")
+        wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, queue_item(message_id)),
+                                                f"the new report did not appear within {LIVE_REPORT_SECONDS}s")
+        self.assertTrue(driver.execute_script("return window.bouncerTestNoReload === true;"), "the page was reloaded")
+
+
+class RulesTests(DashboardTest):
+    def test_observe_rule_counts_hits_then_enforce_bounces(self):
+        _, admin = self.user("admin", "admin")
+        _, author = self.user("author")
+        pattern = unique_word()
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules")
+        self.show_page(driver, "rules")
+        fill(driver, "#rule-name", f"observe {self.tag}")
+        fill(driver, "#rule-kind", "word")
+        fill(driver, "#rule-pattern", pattern)
+        fill(driver, "#rule-action", "bounce")
+        fill(driver, "#rule-mode", "observe")
+        wait_visible(driver, "#rule-save").click()
+        rule_id = self.wait_rule_row(driver, pattern, "after saving").get_attribute("data-rule-id")
+        rule = self.api.get(admin, f"/v1/rules/{rule_id}")
+        self.assertEqual((rule["kind"], rule["pattern"], rule["action"], rule["mode"]), ("word", pattern, "bounce", "observe"))
+
+        observed = self.api.send(author, self.channel, f"so {pattern} there")
+        self.assertEqual(observed["state"], "delivered", "an observed rule decided the message")
+
+        def hits_after_reload(d):
+            d.refresh()
+            row = self.wait_rule_row(d, pattern, "after a reload")
+            return number_in(row.find_element(By.CSS_SELECTOR, ".rule-hits").text) > 0
+        wait(driver, STATS_SECONDS, poll_frequency=0.5).until(hits_after_reload, f".rule-hits stayed 0 for {STATS_SECONDS}s")
+
+        def choose_enforce(d):
+            row = self.rule_row(d, pattern)
+            if row is not None:
+                choose(row.find_element(By.CSS_SELECTOR, "select.rule-mode"), "enforce")
+            return row is not None
+        wait(driver).until(choose_enforce)
+        enforced = poll(lambda: self.api.get(admin, f"/v1/rules/{rule_id}")["mode"] == "enforce", API_CHANGE_SECONDS)
+        self.assertTrue(enforced, "choosing enforce in select.rule-mode did not change the rule")
+        bounced = self.api.send(author, self.channel, f"again {pattern} here")
+        self.assertEqual(bounced["state"], "bounced")
+
+    def test_check_text_marks_matched_span(self):
+        _, admin = self.user("admin", "admin")
+        pattern = unique_word()
+        self.api.create_rule(admin, name=f"check {self.tag}", kind="word", pattern=pattern, action="bounce")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules")
+        self.show_page(driver, "rules")
+        field = wait_visible(driver, "#check-text")
+        field.send_keys(f"please {pattern} now")
+        wait(driver).until(lambda d: pattern in [mark.strip().lower() for mark in texts(d, "#check-result mark")],
+                           f"#check-result marks no {pattern!r}")
+        self.assertIn("please", wait_visible(driver, "#check-result").text, "the checked text is not shown around the mark")
+        self.assertIn("bounce", wait_visible(driver, "#check-action").text.lower())
+
+        field.clear()
+        field.send_keys("nothing to see here")
+        wait(driver).until(lambda d: "nothing" in d.find_element(By.CSS_SELECTOR, "#check-result").text
+                           and not d.find_elements(By.CSS_SELECTOR, "#check-result mark"),
+                           "the verdict did not follow the text as it was typed")
+
+
+class LayoutTests(DashboardTest):
+    def assert_fits_phone(self, driver, page):
+        scroll_width, inner_width = driver.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth];")
+        if inner_width > PHONE["width"]:
+            # The phone zoomed out to fit the page: something is wider than the screen, or the
+            # page has no width=device-width viewport.
+            overflowing = driver.execute_script(OVERFLOWING_JS, PHONE["width"])
+            self.fail(f"{page} is laid out {inner_width} pixels wide on a {PHONE['width']}-pixel phone; "
+                      f"past the edge: {overflowing or 'nothing (no width=device-width viewport?)'}")
+        self.assertLessEqual(scroll_width, inner_width, f"{page} scrolls sideways on a phone")
+
+    def test_phone_width_no_horizontal_scroll_and_nav_usable(self):
+        self.seed_every_page()
+        _, admin = self.user("admin", "admin")
+        browser = self.open_browser(phone=True)
+        driver = browser.driver
+        open_dashboard(driver, self.context.base_url)
+        wait_visible(driver, "#token-input")
+        self.assert_fits_phone(driver, "signin")
+        self.screenshot(browser, "phone-signin")
+        submit_token(driver, admin)
+        wait_visible(driver, "nav#nav")
+        for page in PAGES:
+            with self.subTest(page=page):
+                self.show_page(driver, page)  # a click fails on a link that is covered or off-screen
+                wait_visible(driver, PAGE_CONTENT[page])
+                self.assert_fits_phone(driver, page)
+                self.screenshot(browser, f"phone-{page}")
+
+    def test_arabic_is_right_to_left(self):
+        self.seed_every_page()
+        _, admin = self.user("admin", "admin")
+        browser = self.open_browser(locale="ar")
+        driver = browser.driver
+        open_dashboard(driver, self.context.base_url)
+        wait_visible(driver, "#token-input")
+        self.screenshot(browser, "arabic-signin")
+        submit_token(driver, admin)
+        wait_visible(driver, "nav#nav")
+        self.wait_state(driver, lambda d: d.execute_script(HTML_LANGUAGE_JS),
+                        lambda html: html[0].lower().startswith("ar") and html[1] == "rtl",
+                        "html[lang], html[dir] for an Arabic browser")
+        wait_visible(driver, PAGE_CONTENT["queue"])
+        self.screenshot(browser, "arabic-queue")
+
+
+class EveryPageTests(DashboardTest):
+    def test_every_page_requests_only_loopback(self):
+        self.seed_every_page()
+        browser = self.open_browser()
+        for _ in self.walk_every_page(browser, screenshot_prefix="desktop"):
+            pass
+        foreign = browser.foreign_requests()
+        self.assertTrue(any("/v1/" in url for url in browser.requests), "no API request was recorded: is the log on?")
+        self.assertEqual(foreign, [], "requests left 127.0.0.1")
+
+    def test_every_page_logs_no_console_error(self):
+        self.seed_every_page()
+        browser = self.open_browser()
+        seen = 0
+        for page in self.walk_every_page(browser):
+            errors = [entry for entry in browser.errors() if not is_favicon_miss(entry)]
+            with self.subTest(page=page):
+                self.assertEqual([entry["message"] for entry in errors[seen:]], [], "SEVERE console entries")
+            seen = len(errors)
