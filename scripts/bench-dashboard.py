@@ -103,6 +103,13 @@ def report_transfer(browser, base_url):
     verdict = "met" if decoded < GOAL_BYTES else "NOT met"
     print(f"dashboard files: {len(files)}, {decoded / 1000:.1f} KB uncompressed, {encoded / 1000:.1f} KB encoded, "
           f"{transferred / 1000:.1f} KB transferred (goal: under {GOAL_BYTES // 1000} KB uncompressed: {verdict})")
+    # Beside the page's own files: what the API answered while the queue came up (the event
+    # stream, open for as long as the page is, is left out).
+    entries = browser.driver.execute_script(TIMING_ENTRIES_JS)
+    answers = [entry for entry in entries if urlsplit(entry["url"]).path.startswith("/v1/")
+               and not urlsplit(entry["url"]).path.startswith("/v1/events/stream")]
+    print(f"API answers on the first load: {len(answers)}, {sum(entry['decoded'] for entry in answers) / 1000:.1f} KB "
+          f"({', '.join(sorted({urlsplit(entry['url']).path for entry in answers}))})")
     foreign = browser.foreign_requests()
     print(f"requests not to 127.0.0.1: {', '.join(foreign) if foreign else 'none'} "
           f"(goal: none: {'NOT met' if foreign else 'met'})")
