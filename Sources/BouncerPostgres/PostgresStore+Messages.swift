@@ -42,6 +42,12 @@ extension PostgresStore: MessageRepository {
         return try await read { connection in try connection.fetchAll(query, arguments).map(MessageSQL.message) }
     }
 
+    public func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
+        let page: [DatabaseValue] = [.text(channelID), .integer(sequence), .integer(Int64(limit))]
+        let (query, arguments) = viewer.seesEverything ? (Self.channelPageAfter, page) : (Self.channelPageAfterForViewer, page + [.text(viewer.userID)])
+        return try await read { connection in try connection.fetchAll(query, arguments).map(MessageSQL.message) }
+    }
+
     private static let insertMessage =
         "INSERT INTO messages (\(MessageSQL.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING sequence"
 
@@ -52,5 +58,13 @@ extension PostgresStore: MessageRepository {
 
     private static func pageSQL(visibility: String) -> String {
         "SELECT \(MessageSQL.columns) FROM messages WHERE channel_id = ?1 AND sequence < ?2\(visibility) ORDER BY sequence DESC LIMIT ?3"
+    }
+
+    /// The same for the page after `?2`, oldest first.
+    private static let channelPageAfter = pageAfterSQL(visibility: "")
+    private static let channelPageAfterForViewer = pageAfterSQL(visibility: " AND " + MessageVisibility.sqlCondition(viewer: "?4"))
+
+    private static func pageAfterSQL(visibility: String) -> String {
+        "SELECT \(MessageSQL.columns) FROM messages WHERE channel_id = ?1 AND sequence > ?2\(visibility) ORDER BY sequence ASC LIMIT ?3"
     }
 }

@@ -100,4 +100,22 @@ public final class ChannelIndex: GroupCommitHook {
             ORDER BY sequence DESC LIMIT ?3
             """
     }
+
+    /// The page after `?2`, oldest first, read the same two ways: the copied part from the
+    /// index, the part not yet copied from the newest rows of `messages`.
+    static func pageAfterSQL(columns: [String], visibleToViewer: Bool) -> String {
+        func visible(_ table: String) -> String {
+            visibleToViewer ? " AND " + MessageVisibility.sqlCondition(prefix: table, viewer: "?4") : ""
+        }
+        let joinedColumns = columns.map { $0 == "sequence" ? "c.sequence AS sequence" : "m." + $0 }.joined(separator: ", ")
+        return """
+            SELECT \(joinedColumns) FROM channel_messages AS c CROSS JOIN messages AS m ON m.sequence = c.sequence
+             WHERE c.channel_id = ?1 AND c.sequence > ?2 AND c.sequence <= (SELECT indexed_through FROM channel_messages_progress)
+               AND m.channel_id = ?1\(visible("m."))
+            UNION ALL
+            SELECT \(columns.joined(separator: ", ")) FROM messages
+             WHERE sequence > max(?2, (SELECT indexed_through FROM channel_messages_progress)) AND channel_id = ?1\(visible(""))
+            ORDER BY sequence ASC LIMIT ?3
+            """
+    }
 }

@@ -103,6 +103,9 @@ public protocol MessageRepository: Sendable {
     func message(id: String) async throws -> StoredMessage?
     /// A channel's newest messages visible to `viewer` before `sequence` (or the newest), newest first.
     func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
+    /// A channel's oldest messages visible to `viewer` after `sequence`, oldest first: what
+    /// followed a message (`?around=`).
+    func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
     /// Reads the message and applies `change` in one transaction, so two changes to one message
     /// are decided one after the other. Returns the message as the change left it (nil when
     /// erased), or nil with `found` false when there is no such message.

@@ -254,6 +254,41 @@ import TestSupport
         }
     }
 
+    @Test func aMessageIsReadInTheMiddleOfItsChannel() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("grumblewort", "bounce")
+            for index in 0..<12 {
+                _ = try h.send(index == 4 ? "grumblewort \(index)" : "message \(index)", as: index % 2 == 0 ? "alice" : "bob",
+                               channel: "team:around", id: "a\(index)")
+                _ = try h.send("elsewhere \(index)", channel: "team:other", id: "o\(index)")
+            }
+            func ids(_ path: String, as user: String = "mod") throws -> (ids: [String], next: String?) {
+                let page = try #require(try h.call("GET", path, as: user).json)
+                return ((page["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? [], page["next_cursor"] as? String)
+            }
+            // Two before, the message, two after, in order; the cursor goes on to older ones.
+            let middle = try ids("/v1/channels/team:around/messages?around=a6&limit=5")
+            #expect(middle.ids == ["a4", "a5", "a6", "a7", "a8"])
+            let older = try ids("/v1/channels/team:around/messages?limit=3&cursor=\(try #require(middle.next))")
+            #expect(older.ids == ["a1", "a2", "a3"])
+            // Near either end there is less on that side; the default limit takes them all.
+            #expect(try ids("/v1/channels/team:around/messages?around=a0&limit=5").ids == ["a0", "a1", "a2"])
+            #expect(try ids("/v1/channels/team:around/messages?around=a11&limit=5").ids == ["a9", "a10", "a11"])
+            #expect(try ids("/v1/channels/team:around/messages?around=a5").ids == (0..<12).map { "a\($0)" })
+            let one = try ids("/v1/channels/team:around/messages?around=a6&limit=1")
+            #expect(one.ids == ["a6"] && one.next != nil)
+            // Only what the caller may see: bob does not see alice's bounced message, nor may
+            // read around it.
+            #expect(try ids("/v1/channels/team:around/messages?around=a5&limit=3", as: "bob").ids == ["a3", "a5", "a6"])
+            #expect(try h.call("GET", "/v1/channels/team:around/messages?around=a4", as: "bob").status == 404)
+            // A message of another channel, or none, is not found; a cursor with it is refused.
+            #expect(try h.call("GET", "/v1/channels/team:around/messages?around=o3", as: "mod").status == 404)
+            #expect(try h.call("GET", "/v1/channels/team:around/messages?around=nothing", as: "mod").status == 404)
+            #expect(try h.call("GET", "/v1/channels/team:around/messages?around=a6&cursor=\(try #require(middle.next))", as: "mod").status == 400)
+        }
+    }
+
     @Test func editsAreModeratedAndKept() async throws {
         let h = try await blocking { try Harness() }
         try await blocking {

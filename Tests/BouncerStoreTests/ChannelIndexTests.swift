@@ -78,6 +78,24 @@ import TestSupport
         #expect(copied ?? 0 >= 90)
     }
 
+    @Test func pagesAfterAMessageShowWhatFollowedItOnceInOrderAsTheCopyCatchesUp() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.openStore(directory, batchSize: 10)
+        defer { store.close() }
+        var sequences: [Int64] = []  // channel c0's, oldest first
+        for index in 0..<65 {
+            let channel = "messaging:c\(index % 2)"
+            let sequence = try await Self.send(Self.message("m\(index)", channel: channel), to: store)
+            if index % 2 == 0 { sequences.append(sequence) }
+            // From every earlier message of c0, the next three: across the copied part, the part
+            // not yet copied, and the line between them, which moves with every batch.
+            for (position, start) in sequences.enumerated() where position % 3 == 0 || position >= sequences.count - 4 {
+                let after = try await store.channelMessages("messaging:c0", after: start, limit: 3, viewer: Self.moderator)
+                #expect(after.map(\.sequence) == Array(sequences[(position + 1)...].prefix(3)), "after \(start) with \(index + 1) sent")
+            }
+        }
+    }
+
     @Test func bothPartsShowAViewerOnlyWhatTheyMaySee() async throws {
         let directory = try TemporaryDirectory()
         let store = try Self.openStore(directory, batchSize: 8)

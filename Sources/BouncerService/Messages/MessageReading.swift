@@ -16,15 +16,43 @@ extension MessagesRoutes {
             guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
             before = sequence
         }
+        if let around = request.query("around") {
+            guard before == nil else { throw HTTPError.badRequest("invalid_field", "`around` and `cursor` cannot be given together.") }
+            return try await channel(channelID, around: around, limit: limit, request, identity)
+        }
         let page = try await Page(limit: limit) { count in
             try await store.channelMessages(channelID, before: before, limit: count, viewer: identity.viewer)
         }
-        let next = page.nextCursor { String($0.sequence) }
+        // Newest page first, each page in chronological order.
+        return channelPage(page.items.reversed(), next: page.nextCursor { String($0.sequence) }, request, identity)
+    }
+
+    /// `?around=<message id>`: up to `limit` messages with that one in the middle, in
+    /// chronological order (what a moderator reads a flagged message in); the cursor pages on to
+    /// older messages, as the channel's own pages do.
+    private func channel(_ channelID: String, around id: String, limit: Int, _ request: Request, _ identity: Identity) async throws -> Response {
+        guard let message = try await store.message(id: id), message.channelID == channelID,
+              MessageJSON.isVisible(message, to: identity) else { throw Self.notFound }
+        let olderCount = (limit - 1) / 2, newerCount = limit - 1 - olderCount
+        // With no room for older messages (`limit` 1), the cursor leads to them all the same.
+        var older: [StoredMessage] = [], hasOlder = true
+        if olderCount > 0 {
+            let page = try await Page(limit: olderCount) { count in
+                try await store.channelMessages(channelID, before: message.sequence, limit: count, viewer: identity.viewer)
+            }
+            (older, hasOlder) = (page.items, page.hasMore)
+        }
+        let newer = newerCount == 0 ? [] : try await store.channelMessages(channelID, after: message.sequence, limit: newerCount,
+                                                                           viewer: identity.viewer)
+        let next = hasOlder ? Pagination.cursor(after: String(older.last?.sequence ?? message.sequence)) : nil
+        return channelPage(older.reversed() + [message] + newer, next: next, request, identity)
+    }
+
+    private func channelPage(_ messages: [StoredMessage], next: String?, _ request: Request, _ identity: Identity) -> Response {
         let choice = localization.choice(for: request.head)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
-        // Newest page first, each page in chronological order.
         var json: [UInt8] = Array(#"{"messages":["#.utf8)
-        for (index, message) in page.items.reversed().enumerated() {
+        for (index, message) in messages.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
             json.append(contentsOf: MessageJSON.json(message, for: identity, choice: choice, alertActionsEnabled: alertActionsEnabled))
         }

@@ -148,10 +148,8 @@ function renderDetail(entry) {
 
 async function loadContext(message, into) {
   try {
-    const page = await get(`/v1/channels/${segment(message.channel_id)}/messages`, { limit: 50 });
-    const at = page.messages.findIndex((other) => other.id === message.id);
-    const around = at < 0 ? [message] : page.messages.slice(Math.max(0, at - contextSize), at + contextSize + 1);
-    fill(into, around.map((other) => el("div", { class: other.id === message.id ? "context-message current" : "context-message" },
+    const page = await get(`/v1/channels/${segment(message.channel_id)}/messages`, { around: message.id, limit: 2 * contextSize + 1 });
+    fill(into, page.messages.map((other) => el("div", { class: other.id === message.id ? "context-message current" : "context-message" },
       el("span", { class: "meta" }, `${other.user_id} · ${formatTime(other.created_at)} `), other.moderation?.original_text ?? other.text)));
   } catch (error) {
     fill(into, el("p", { class: "error" }, error.message));
