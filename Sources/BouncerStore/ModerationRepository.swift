@@ -47,13 +47,17 @@ public struct AuditQuery: Sendable {
     public var since: String?
     public var after: String?
     public var limit: Int
+    /// Newest first (a log read from its end), with `after` the last entry of the page before.
+    public var newestFirst: Bool
 
-    public init(actorID: String? = nil, action: String? = nil, since: String? = nil, after: String? = nil, limit: Int = 50) {
+    public init(actorID: String? = nil, action: String? = nil, since: String? = nil, after: String? = nil, limit: Int = 50,
+                newestFirst: Bool = false) {
         self.actorID = actorID
         self.action = action
         self.since = since
         self.after = after
         self.limit = limit
+        self.newestFirst = newestFirst
     }
 }
 
@@ -157,10 +161,11 @@ extension SQLStore {
         if let actor = query.actorID { conditions.append("actor_id = ?"); arguments.append(.text(actor)) }
         if let action = query.action { conditions.append("action = ?"); arguments.append(.text(action)) }
         if let since = query.since { conditions.append("created_at >= ?"); arguments.append(.text(since)) }
-        if let after = query.after { conditions.append("id > ?"); arguments.append(.text(after)) }
+        if let after = query.after { conditions.append(query.newestFirst ? "id < ?" : "id > ?"); arguments.append(.text(after)) }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         arguments.append(.integer(Int64(query.limit)))
-        let sql = "SELECT id, actor_id, action, target_type, target_id, note, details, created_at FROM audit_log \(filter) ORDER BY id LIMIT ?"
+        let sql = "SELECT id, actor_id, action, target_type, target_id, note, details, created_at FROM audit_log \(filter) ORDER BY id"
+            + (query.newestFirst ? " DESC" : "") + " LIMIT ?"
         let bound = arguments
         return try await read { database in
             try database.fetchAll(sql, bound).map { row in

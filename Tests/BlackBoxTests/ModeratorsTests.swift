@@ -67,6 +67,16 @@ import TestSupport
             let paged = try h.call("GET", "/v1/audit?limit=2", as: "mod").json
             #expect((paged?["entries"] as? [Any])?.count == 2)
             #expect(paged?["next_cursor"] as? String != nil)
+            // Newest first, the cursor going on to older entries: the whole log, reversed.
+            var newest: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try #require(try h.call("GET", "/v1/audit?order=newest&limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""), as: "mod").json)
+                newest += (page["entries"] as? [[String: Any]])?.compactMap { $0["action"] as? String } ?? []
+                cursor = page["next_cursor"] as? String
+            } while cursor != nil && newest.count < 20
+            #expect(newest == ["localization.update", "message.delete", "user.unban", "user.ban", "config.update", "rule.create"])
+            #expect(try h.call("GET", "/v1/audit?order=sideways", as: "mod").status == 400)
             #expect(try h.call("GET", "/v1/audit?since=2000-01-01T00:00:00Z", as: "mod").status == 200)
             #expect(try h.call("GET", "/v1/audit?since=yesterday", as: "mod").status == 400)
             #expect(try h.call("GET", "/v1/audit", as: "alice").status == 403)

@@ -3,23 +3,37 @@
 Elements are found only through the hooks in HOOKS.md. Each test seeds its own data in a channel
 of its own, under user ids of its own, so the tests neither see nor disturb each other's reports.
 run.py imports this module once it has checked that Selenium is there, and sets `context`."""
+import base64
+import hashlib
+import hmac
+import json
 import os
 import random
 import re
+import shutil
+import tempfile
+import time
 import unittest
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import quote
 
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select
 
-from harness import PAGES, PHONE, open_dashboard, poll, sign_in, submit_token, texts, visible, wait, wait_visible
+from harness import (PAGES, PHONE, Api, ApiError, Bouncer, open_dashboard, poll, sign_in, submit_token, texts, visible,
+                     wait, wait_visible)
 
 LIVE_REPORT_SECONDS = 5  # how long a new report may take to reach an open queue
 STATS_SECONDS = 6        # rule statistics are flushed about once a second; a reload each time
 API_CHANGE_SECONDS = 5   # a change made in the page reaching the API
+TOKEN_LEEWAY_SECONDS = 60  # the clock difference the service forgives on a token's exp (TokenVerifier.leeway)
+AUDIT_PAGE = 50          # the audit entries the activity page asks for at once
 
 # What each page shows once it has loaded the data seeded for it (see `seed_every_page`): the
 # page walks wait for it before they screenshot or read the console.
@@ -110,6 +124,37 @@ def press(driver, key):
     ActionChains(driver).send_keys(key).perform()
 
 
+def seconds_until(timestamp):
+    """Seconds from now until one of the API's timestamps ("2025-01-02T03:04:05.678Z")."""
+    return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() - time.time()
+
+
+def signed_token(secret, user, role, expires):
+    """An HS256 token as `bouncer token` signs them, but with any expiry (`bouncer token --ttl`
+    takes 1 second at least, and the service forgives TOKEN_LEEWAY_SECONDS past it)."""
+    def encoded(part):
+        return base64.urlsafe_b64encode(json.dumps(part, separators=(",", ":")).encode()).rstrip(b"=")
+    claims = {"user_id": user, "role": role, "iat": int(expires) - 3600, "exp": int(expires)}
+    signing_input = encoded({"alg": "HS256", "typ": "JWT"}) + b"." + encoded(claims)
+    signature = base64.urlsafe_b64encode(hmac.new(secret.encode(), signing_input, hashlib.sha256).digest()).rstrip(b"=")
+    return (signing_input + b"." + signature).decode()
+
+
+# The focused element: a name for it (its id, or nav:<page> for a nav link) and its outline.
+FOCUSED_JS = """
+const e = document.activeElement;
+if (!e || e === document.body) return null;
+const style = getComputedStyle(e);
+const name = e.id ? '#' + e.id : e.closest('nav#nav') && e.dataset.page ? 'nav:' + e.dataset.page
+  : e.tagName.toLowerCase() + [...e.classList].map((c) => '.' + c).join('');
+return {name, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) || 0};"""
+
+# The charts' totals by id, null while one is not drawn.
+CHART_TOTALS_JS = """
+return Object.fromEntries(['chart-bounces', 'chart-flags']
+  .map((id) => [id, document.getElementById(id)?.getAttribute('data-total') ?? null]));"""
+
+
 def is_favicon_miss(entry):
     # Chromium asks for /favicon.ico by itself when a page names no icon; its 404 is not the
     # dashboard's doing.
@@ -153,6 +198,41 @@ class DashboardTest(unittest.TestCase):
         self.api.send(author, self.channel, f"this {word} is bounced")
         self.api.ban(admin, f"banned-{self.tag}")
 
+    def own_service(self, *serve_args):
+        """A `bouncer serve` of this test alone and an Api for it: for a test that would otherwise
+        change what every later test sees on the shared one. Stopped when the test ends."""
+        service = Bouncer(self.context.service.binary, *serve_args).start()
+        self.addCleanup(service.stop)
+        return service, Api(service.port)
+
+    def count_events(self, token, event_type):
+        """How many events of EVENT_TYPE the API keeps (the service is as young as this run)."""
+        count, after = 0, 0
+        while True:
+            page = self.api.get(token, f"/v1/events?types={event_type}&after={after}&limit=200")
+            count += len(page["events"])
+            if len(page["events"]) < 200:
+                return count
+            after = page["next_after"]
+
+    def ban_of(self, token, user_id):
+        """The ban in force on USER_ID as GET /v1/bans lists it, or None."""
+        cursor = ""
+        while True:
+            page = self.api.get(token, f"/v1/bans?limit=200{cursor}")
+            for ban in page["bans"]:
+                if ban["user_id"] == user_id:
+                    return ban
+            if not page["next_cursor"]:
+                return None
+            cursor = f"&cursor={quote(page['next_cursor'], safe='')}"
+
+    def assert_expires_in(self, ban, seconds, slack=120):
+        self.assertIsNotNone(ban["expires_at"], f"the ban has no expiry: {ban}")
+        left = seconds_until(ban["expires_at"])
+        self.assertTrue(seconds - slack <= left <= seconds + 5,
+                        f"the ban expires in {left:.0f}s, not about {seconds}s: {ban['expires_at']}")
+
     # -- browsers
 
     def open_browser(self, **options):
@@ -183,8 +263,8 @@ class DashboardTest(unittest.TestCase):
 
     # -- the page
 
-    def sign_in(self, browser, token, page="queue"):
-        return sign_in(browser.driver, self.context.base_url, token, page)
+    def sign_in(self, browser, token, page="queue", base_url=None):
+        return sign_in(browser.driver, base_url or self.context.base_url, token, page)
 
     def wait_state(self, driver, read, accept, what):
         """Waits until ACCEPT(READ(driver)); else fails with WHAT and the last state read."""
@@ -243,6 +323,16 @@ class DashboardTest(unittest.TestCase):
     def wait_rule_row(self, driver, pattern, why):
         return wait(driver).until(lambda d: self.rule_row(d, pattern), f"no rule row for {pattern} {why}")
 
+    def search_rule_row(self, driver, pattern):
+        """The rules page's row of the rule with PATTERN, found through #rules-search (the list
+        shows one page, and other tests add rules)."""
+        fill(driver, "#rules-search", pattern)
+
+        def only_row(d):
+            rows = d.find_elements(By.CSS_SELECTOR, "#rules-list tr.rule-row")
+            return len(rows) == 1 and self.rule_row(d, pattern)
+        return wait(driver).until(only_row, f"#rules-list is not down to the rule with {pattern} after searching for it")
+
     def stored(self, driver):
         return driver.execute_script(STORAGE_JS)
 
@@ -300,6 +390,42 @@ class SignInTests(DashboardTest):
                     for control in driver.find_elements(By.CSS_SELECTOR, controls)
                     if control.is_displayed() and control.is_enabled()]
         self.assertEqual(editable, [], "a moderator can change rules")
+
+    def test_expired_token_returns_to_signin(self):
+        # `bouncer token --ttl` takes 1 second at least and the service forgives a minute past a
+        # token's exp: the token is signed here, on a service of this test's own whose secret this
+        # test chose, to stop being accepted a few seconds after it is minted.
+        directory = tempfile.mkdtemp(prefix="bouncer-dashboard-secret-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        secret = uuid.uuid4().hex + uuid.uuid4().hex
+        path = os.path.join(directory, "jwt-secret")
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
+            file.write(secret)
+        service, api = self.own_service("--jwt-secret-file", path)
+        admin_id = f"admin-{self.tag}"
+
+        def refused(token):
+            try:
+                api.call("GET", "/v1/me", token=token, expect=(401,))
+                return True
+            except ApiError:
+                return False
+
+        browser = self.open_browser()
+        driver = browser.driver
+        open_dashboard(driver, service.base_url)
+        wait_visible(driver, "#token-input")
+        token = signed_token(secret, admin_id, "admin", time.time() - TOKEN_LEEWAY_SECONDS + 4)
+        submit_token(driver, token)
+        wait_visible(driver, "nav#nav")
+        self.wait_whoami(driver, admin_id)
+        self.assertTrue(poll(lambda: refused(token), 10, interval=0.25), "the service still takes the token")
+
+        wait_visible(driver, 'nav#nav a[data-page="rules"]').click()  # the rules page calls the API
+        wait(driver).until(lambda d: " ".join(texts(d, "#signin-error")).strip() and visible(d, "#signin-error"),
+                           "#signin-error is not shown with a text once the token has expired")
+        self.assertIsNone(visible(driver, "nav#nav"), "the nav is still shown with an expired token")
+        self.assertFalse(token in self.stored(driver)["session"], "the expired token was kept")
 
 
 class QueueTests(DashboardTest):
@@ -387,6 +513,23 @@ class QueueTests(DashboardTest):
                                                 f"the new report did not appear within {LIVE_REPORT_SECONDS}s")
         self.assertTrue(driver.execute_script("return window.bouncerTestNoReload === true;"), "the page was reloaded")
 
+    def test_ban_from_queue_for_an_hour(self):
+        _, moderator = self.user("moderator", "moderator")
+        author_id, _ = self.user("author")
+        message_id = self.flagged_message(f"ban me for an hour {self.tag}")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator)
+        wait_visible(driver, queue_item(message_id)).click()
+        wait_visible(driver, queue_detail(message_id))
+        fill(driver, "#ban-duration", "3600")
+        wait_visible(driver, "#ban-button").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(message_id)),
+                           "the entry is still listed after the ban")
+        ban = poll(lambda: self.ban_of(moderator, author_id), API_CHANGE_SECONDS)
+        self.assertTrue(ban, f"{author_id} is not banned")
+        self.assert_expires_in(ban, 3600)
+
 
 class RulesTests(DashboardTest):
     def test_observe_rule_counts_hits_then_enforce_bounces(self):
@@ -447,6 +590,101 @@ class RulesTests(DashboardTest):
         wait(driver).until(lambda d: "nothing" in d.find_element(By.CSS_SELECTOR, "#check-result").text
                            and not d.find_elements(By.CSS_SELECTOR, "#check-result mark"),
                            "the verdict did not follow the text as it was typed")
+
+    def test_dry_run_marks_samples_and_creates_no_rule(self):
+        _, admin = self.user("admin", "admin")
+        _, author = self.user("author")
+        word = unique_word()
+        sent = [self.api.send(author, self.channel, f"{opening} {word} {closing}")["text"]
+                for opening, closing in (("first", "here"), ("then", "again"), ("one more", "to end"))]
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules")
+        self.show_page(driver, "rules")
+        fill(driver, "#rule-name", f"dry run {self.tag}")
+        fill(driver, "#rule-kind", "word")
+        fill(driver, "#rule-pattern", word)
+        fill(driver, "#rule-action", "flag")
+        wait_visible(driver, "#rule-dry-run").click()
+
+        samples = "#dry-run-result .dry-run-sample"
+        self.wait_state(driver, lambda d: texts(d, samples),
+                        lambda shown: all(any(text in sample for sample in shown) for text in sent),
+                        f"#dry-run-result does not show the {len(sent)} messages with {word!r} as .dry-run-sample items")
+        for sample in driver.find_elements(By.CSS_SELECTOR, samples):
+            marks = [mark.text.strip().lower() for mark in sample.find_elements(By.CSS_SELECTOR, "mark")]
+            self.assertEqual(marks, [word], f"the sample {sample.text!r} does not mark {word!r} alone")
+        self.assertEqual(self.api.get(admin, f"/v1/rules?q={word}")["rules"], [], "the dry run created a rule")
+
+    def test_import_word_list_reports_progress_and_count(self):
+        # 2,000 rules would push every later test's rule out of the rules page's first page: this
+        # test has a service of its own.
+        service, api = self.own_service()
+        admin = service.token(f"admin-{self.tag}", "admin")
+        words = set()
+        while len(words) < 2000:
+            words.add(unique_word())
+        words = sorted(words)
+        directory = tempfile.mkdtemp(prefix="bouncer-dashboard-import-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        path = os.path.join(directory, "words.txt")
+        with open(path, "w") as file:
+            file.write("# made-up words\n" + "\n".join(words) + "\n")
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules", base_url=service.base_url)
+        self.show_page(driver, "rules")
+        wait_visible(driver, "#import-file").send_keys(path)
+        fill(driver, "#import-kind", "word")
+        fill(driver, "#import-action", "flag")
+        wait_visible(driver, "#import-button").click()
+
+        progress = "const p = document.getElementById('import-progress'); return [p.value, p.max, !p.hidden];"
+        self.wait_state(driver, lambda d: d.execute_script(progress), lambda state: state[2] and state[0] == state[1],
+                        "#import-progress [value, max, shown] did not reach its max")
+        self.wait_state(driver, lambda d: " ".join(texts(d, "#import-result")), lambda text: number_in(text) == len(words),
+                        f"#import-result does not name {len(words)}")
+        for word in (words[0], words[len(words) // 2], words[-1]):
+            rules = api.get(admin, f"/v1/rules?q={word}")["rules"]
+            self.assertEqual([(rule["kind"], rule["pattern"], rule["action"]) for rule in rules], [("word", word, "flag")])
+
+    def test_edit_rule_changes_its_action(self):
+        _, admin = self.user("admin", "admin")
+        pattern = unique_word()
+        rule = self.api.create_rule(admin, name=f"edited {self.tag}", kind="word", pattern=pattern, action="flag")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules")
+        self.show_page(driver, "rules")
+        self.search_rule_row(driver, pattern).find_element(By.CSS_SELECTOR, "button.rule-edit").click()
+        wait(driver).until(lambda d: visible(d, "#rule-pattern").get_attribute("value") == pattern,
+                           "the form does not hold the rule after button.rule-edit")
+        fill(driver, "#rule-action", "bounce")
+        wait_visible(driver, "#rule-save").click()
+        changed = poll(lambda: (now := self.api.get(admin, f"/v1/rules/{rule['id']}"))["action"] == "bounce" and now,
+                       API_CHANGE_SECONDS)
+        self.assertTrue(changed, "saving the form did not change the rule's action")
+        self.assertEqual((changed["name"], changed["kind"], changed["pattern"], changed["mode"]),
+                         (rule["name"], "word", pattern, rule["mode"]), "saving the form changed more than the action")
+        self.assertEqual(self.api.get(admin, f"/v1/rules?q={pattern}")["rules"], [changed], "saving an edit made another rule")
+
+    def test_untick_enabled_disables_rule(self):
+        _, admin = self.user("admin", "admin")
+        pattern = unique_word()
+        rule = self.api.create_rule(admin, name=f"switched {self.tag}", kind="word", pattern=pattern, action="flag")
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="rules")
+        self.show_page(driver, "rules")
+        box = self.search_rule_row(driver, pattern).find_element(By.CSS_SELECTOR, "input.rule-enabled")
+        self.assertTrue(box.is_selected(), "input.rule-enabled is not ticked for an enabled rule")
+        box.click()
+        disabled = poll(lambda: self.api.get(admin, f"/v1/rules/{rule['id']}")["enabled"] is False, API_CHANGE_SECONDS)
+        self.assertTrue(disabled, "unticking input.rule-enabled did not disable the rule")
+        driver.refresh()
+        box = self.search_rule_row(driver, pattern).find_element(By.CSS_SELECTOR, "input.rule-enabled")
+        self.assertFalse(box.is_selected(), "after a reload, input.rule-enabled is ticked for a disabled rule")
 
 
 class LayoutTests(DashboardTest):
@@ -515,3 +753,207 @@ class EveryPageTests(DashboardTest):
             with self.subTest(page=page):
                 self.assertEqual([entry["message"] for entry in errors[seen:]], [], "SEVERE console entries")
             seen = len(errors)
+
+
+class ActivityTests(DashboardTest):
+    BOUNCES = 3
+    FLAGS = 2
+
+    def test_charts_count_seeded_events_and_audit_filters_by_actor(self):
+        admin_id, admin = self.user("admin", "admin")
+        _, author = self.user("author")
+        _, busy = self.user("busy", "moderator")
+        counted = ("message.bounced", "message.flagged")
+        before = {event_type: self.count_events(admin, event_type) for event_type in counted}
+        # A log in use: another moderator's work first, more than the one page of AUDIT_PAGE entries
+        # the activity page asks for, so that the newest entry (this test's rule) comes after it.
+        for index in range(AUDIT_PAGE // 2 + 1):
+            passing = f"passing{index}-{self.tag}"
+            self.api.ban(busy, passing, duration_seconds=60)
+            self.api.call("DELETE", f"/v1/users/{passing}/ban", token=busy)
+        word = unique_word()
+        rule = self.api.create_rule(admin, name=f"activity {self.tag}", kind="word", pattern=word, action="bounce")
+        for index in range(self.BOUNCES):
+            self.assertEqual(self.api.send(author, self.channel, f"{word} number {index}")["state"], "bounced")
+        for index in range(self.FLAGS):
+            self.flagged_message(f"reported {index} {self.tag}", suffix=f"flagged{index}")
+        after = {event_type: self.count_events(admin, event_type) for event_type in counted}
+        self.assertGreaterEqual(after["message.bounced"], before["message.bounced"] + self.BOUNCES)
+        self.assertGreaterEqual(after["message.flagged"], before["message.flagged"] + self.FLAGS)
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="activity")
+        self.show_page(driver, "activity")
+
+        def drawn(totals):
+            return all(total is not None for total in totals.values())
+        self.wait_state(driver, lambda d: d.execute_script(CHART_TOTALS_JS), drawn, "the charts' data-total")
+        day = {chart: int(total) for chart, total in driver.execute_script(CHART_TOTALS_JS).items()}
+        for chart, event_type, seeded in (("chart-bounces", "message.bounced", self.BOUNCES),
+                                          ("chart-flags", "message.flagged", self.FLAGS)):
+            self.assertGreaterEqual(day[chart], before[event_type] + seeded, f"#{chart} leaves out this test's {seeded}")
+            self.assertLessEqual(day[chart], after[event_type], f"#{chart} counts more than the API has")
+
+        # The week: a redraw, told by data-total coming back.
+        driver.execute_script("for (const id of ['chart-bounces', 'chart-flags'])"
+                              " document.getElementById(id).removeAttribute('data-total');")
+        fill(driver, "#activity-range", "7d")
+        self.wait_state(driver, lambda d: d.execute_script(CHART_TOTALS_JS), drawn, "the charts' data-total for 7d")
+        for chart, total in driver.execute_script(CHART_TOTALS_JS).items():
+            self.assertGreaterEqual(int(total), day[chart], f"#{chart} counts fewer in 7 days than in 24 hours")
+
+        rows = "#audit-list tr.audit-row"
+        with self.subTest(audit="unfiltered"):
+            wait_visible(driver, rows)  # the list is filled at once
+            listed = texts(driver, rows)
+            self.assertTrue(any(rule["id"] in row and "rule.create" in row for row in listed),
+                            f"#audit-list does not show the rule's creation, this test's last action; "
+                            f"its {len(listed)} rows run from {listed[0]!r} to {listed[-1]!r}")
+        fill(driver, "#audit-actor", admin_id)
+        self.wait_state(driver, lambda d: texts(d, rows), lambda shown: shown and all(admin_id in row for row in shown),
+                        f"#audit-list is not filtered to {admin_id}'s rows")
+        self.assertTrue(any(rule["id"] in row and "rule.create" in row for row in texts(driver, rows)),
+                        f"filtered to {admin_id}, #audit-list does not show the rule's creation")
+
+
+class UsersTests(DashboardTest):
+    def test_shadow_ban_with_expiry_unban_and_user_lookup(self):
+        _, moderator = self.user("moderator", "moderator")
+        author_id, _ = self.user("author")
+        text = f"looked up later {self.tag}"
+        details = f"reported for {self.tag}"
+        self.flagged_message(text, reasons=(("harassment", details),))
+        target = f"target-{self.tag}"
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator, page="users")
+        self.show_page(driver, "users")
+
+        fill(driver, "#ban-user", target)
+        fill(driver, "#ban-reason", f"testing {self.tag}")
+        fill(driver, "#ban-duration-input", "600")
+        shadow = wait_visible(driver, "#ban-shadow")
+        if not shadow.is_selected():
+            shadow.click()
+        wait_visible(driver, "#ban-submit").click()
+        row = f'#bans-list tr.ban-row[data-user-id="{target}"]'
+        self.wait_state(driver, lambda d: " ".join(texts(d, f"{row} .ban-expiry")), lambda text: re.search(r"\d", text),
+                        f"no {row} with a time in .ban-expiry")
+        ban = poll(lambda: self.ban_of(moderator, target), API_CHANGE_SECONDS)
+        self.assertTrue(ban, f"GET /v1/bans does not list {target}")
+        self.assertTrue(ban["shadow"], f"the ban is not a shadow ban: {ban}")
+        self.assert_expires_in(ban, 600)
+
+        wait_visible(driver, f"{row} button.unban").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, row), f"{row} is still listed after button.unban")
+        self.assertTrue(poll(lambda: self.ban_of(moderator, target) is None, API_CHANGE_SECONDS),
+                        f"GET /v1/bans still lists {target} after button.unban")
+
+        fill(driver, "#user-lookup", author_id)
+        wait_visible(driver, "#user-lookup-button").click()
+        self.wait_state(driver, lambda d: texts(d, "#user-detail .user-message"),
+                        lambda shown: any(text in item for item in shown),
+                        f"#user-detail has no .user-message with {text!r}")
+        self.wait_state(driver, lambda d: texts(d, "#user-detail .user-flag"),
+                        lambda shown: any("harassment" in item and details in item for item in shown),
+                        "#user-detail has no .user-flag with the report's reason and details")
+
+
+class SettingsTests(DashboardTest):
+    def test_config_switch_and_translation_override(self):
+        _, admin = self.user("admin", "admin")
+        setting = "flag_action_enabled"
+        original = self.api.get(admin, "/v1/config")[setting]
+        self.addCleanup(self.api.call, "PATCH", "/v1/config", {setting: original}, admin)
+        key = "dashboard.nav.rules"
+        german = self.api.get(admin, "/v1/localization/de")
+        self.assertNotIn(key, german["overridden"], f"{key} is already overridden in de")
+        override = f"Regelwerk {uuid.uuid4().hex[:6]}"
+
+        def drop_override():
+            self.api.call("DELETE", f"/v1/localization/de/{key}", token=admin, expect=(204, 404))
+        self.addCleanup(drop_override)
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="settings")
+        self.show_page(driver, "settings")
+        box = wait_visible(driver, f'#config-form input[name="{setting}"]')
+        self.assertEqual(box.is_selected(), original, f"the {setting} checkbox does not show the setting")
+        box.click()
+        wait_visible(driver, "#config-save").click()
+        changed = poll(lambda: self.api.get(admin, "/v1/config")[setting] is (not original), API_CHANGE_SECONDS)
+        self.assertTrue(changed, f"{setting} is still {original} after #config-save")
+        self.api.call("PATCH", "/v1/config", {setting: original}, admin)  # what the other tests expect
+
+        wait_visible(driver, '#translations-locale option[value="de"]')
+        fill(driver, "#translations-locale", "de")
+        row = f'#translations-list tr.translation-row[data-key="{key}"]'
+        self.wait_state(driver, lambda d: " ".join(texts(d, row)), lambda text: german["strings"][key] in text,
+                        f"{row} does not show the German text {german['strings'][key]!r}")
+        field = wait_visible(driver, f"{row} input")
+        field.send_keys(override)
+        wait_visible(driver, "#translations-save").click()
+        saved = poll(lambda: (answer := self.api.get(admin, "/v1/localization/de"))["strings"][key] == override
+                     and key in answer["overridden"], API_CHANGE_SECONDS)
+        self.assertTrue(saved, "GET /v1/localization/de does not have the override")
+
+        with self.subTest(browser="de"):
+            german_browser = self.open_browser(locale="de")
+            german_driver = german_browser.driver
+            self.sign_in(german_browser, admin)
+            self.wait_state(german_driver, lambda d: " ".join(texts(d, 'nav#nav a[data-page="rules"]')), override.__eq__,
+                            "a German browser's rules link does not show the override")
+
+        wait(driver).until(staleness_of(field), "the overrides were not shown again after saving")
+        self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{row} input").get_attribute("value"),
+                        override.__eq__,
+                        f"the override's field in {row} after saving")
+        field = wait_visible(driver, f"{row} input")
+        field.clear()
+        wait_visible(driver, "#translations-save").click()
+        dropped = poll(lambda: key not in self.api.get(admin, "/v1/localization/de")["overridden"], API_CHANGE_SECONDS)
+        self.assertTrue(dropped, "emptying the override and saving did not drop it")
+        self.assertEqual(self.api.get(admin, "/v1/localization/de")["strings"][key], german["strings"][key])
+
+
+class KeyboardTests(DashboardTest):
+    def test_tab_reaches_nav_and_queue_buttons_with_visible_focus(self):
+        _, moderator = self.user("moderator", "moderator")
+        self.flagged_message(f"reached by keyboard {self.tag}")
+        browser = self.open_browser()
+        driver = browser.driver
+        open_dashboard(driver, self.context.base_url)
+
+        def focused(d):
+            return d.execute_script(FOCUSED_JS)
+
+        def tab():
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            return focused(driver)
+        self.wait_state(driver, focused, lambda now: now and now["name"] == "#token-input", "the focus on the sign-in page")
+        ActionChains(driver).send_keys(moderator).perform()
+        self.assertEqual((tab() or {}).get("name"), "#signin-button", "Tab from the token field")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        wait_visible(driver, "nav#nav")
+        wait_visible(driver, "#queue-detail #ban-button")
+
+        # The walk starts where the focus is after signing in; it ends once every expected stop has
+        # been passed in order, or after 40 presses of Tab.
+        expected = ["nav:queue", "nav:rules", "nav:activity", "nav:users", "#dismiss-button", "#remove-button", "#ban-button"]
+
+        def passed_all(names):
+            rest = iter(names)
+            return all(name in rest for name in expected)
+        walk = [focused(driver)]
+        while len(walk) < 40 and not passed_all([step["name"] for step in walk if step]):
+            walk.append(tab())
+        names = [step["name"] if step else "(nothing)" for step in walk]
+        with self.subTest(check="order"):
+            reached = [name for name in names if name in expected]
+            self.assertEqual(reached[:len(expected)], expected, f"from the sign-in, Tab went {names}")
+        with self.subTest(check="outline"):
+            unmarked = {step["name"]: step for step in walk if step and step["name"] in expected
+                        and (step["outline"] == "none" or step["width"] <= 0)}
+            self.assertEqual(unmarked, {}, "focused without a visible outline")

@@ -110,6 +110,11 @@ struct ModeratorRoutes: Sendable {
             var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
                                     after: try Pagination.after(request))
             if let since = request.query("since") { filter.since = try Self.timestamp(since, "since") }
+            switch request.query("order") {
+            case nil, "oldest": break
+            case "newest": filter.newestFirst = true
+            default: throw HTTPError.badRequest("invalid_field", "`order` must be `oldest` (the default) or `newest`.")
+            }
             let page = try await Page(limit: limit) { [filter] count in
                 var query = filter
                 query.limit = count

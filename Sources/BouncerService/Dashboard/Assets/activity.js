@@ -132,7 +132,7 @@ async function loadTopRules(since) {
 
 async function loadAudit() {
   try {
-    const page = await get("/v1/audit", { actor_id: $("audit-actor").value.trim(), action: $("audit-action").value.trim(), limit: 50 });
+    const page = await get("/v1/audit", { actor_id: $("audit-actor").value.trim(), action: $("audit-action").value.trim(), limit: 50, order: "newest" });
     fill($("audit-list"), page.entries.length ? page.entries.map((entry) => el("tr", { class: "audit-row" },
       el("td", {}, formatTime(entry.created_at)), el("td", {}, entry.actor_id), el("td", {}, entry.action),
       el("td", {}, `${entry.target_type} ${entry.target_id ?? ""}${entry.note ? ` · ${entry.note}` : ""}`))) : el("tr", {}, el("td", { colspan: "4" }, nothing())));

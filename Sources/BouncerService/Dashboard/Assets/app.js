@@ -53,6 +53,8 @@ async function signIn(value) {
   for (const node of document.querySelectorAll("[data-admin]")) node.hidden = !isAdmin;
   for (const node of document.querySelectorAll("[data-admin-only]")) node.hidden = !isAdmin;
   route();
+  // The sign-in form that held the focus is gone: the keyboard starts again at the pages.
+  document.querySelector('nav#nav a[aria-current="page"]')?.focus();
 }
 
 /// Shows the page the hash names (the queue by default), setting it up the first time.

@@ -8,6 +8,7 @@ const rateKinds = new Set(["flood", "mentions", "links"]);
 const $ = (id) => document.getElementById(id);
 let rules = [];
 let stats = new Map();
+let statsComplete = true; // whether `stats` holds every rule that has any
 let cursor = null;
 let editing = null; // the rule being edited, or null for a new one
 let isAdmin = false;
@@ -39,7 +40,17 @@ async function load(after = null) {
       after ? null : get("/v1/rules/stats", { limit: 200, sort: "hits" }),
     ]);
     if (ticket !== loading) return;
-    if (statsPage) stats = new Map(statsPage.stats.map((stat) => [stat.rule_id, stat]));
+    if (statsPage) {
+      stats = new Map(statsPage.stats.map((stat) => [stat.rule_id, stat]));
+      statsComplete = !statsPage.next_cursor;
+    }
+    // Past the 200 rules with most hits, a shown rule's statistics are asked for one by one.
+    if (!statsComplete) {
+      const missing = page.rules.filter((rule) => !stats.has(rule.id));
+      const found = await Promise.all(missing.map((rule) => get(`/v1/rules/${segment(rule.id)}/stats`).catch(() => null)));
+      for (const stat of found) if (stat) stats.set(stat.rule_id, stat);
+      if (ticket !== loading) return;
+    }
     rules = after ? rules.concat(page.rules) : page.rules;
     cursor = page.next_cursor;
     $("rules-more").hidden = !cursor;
