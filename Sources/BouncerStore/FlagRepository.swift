@@ -92,7 +92,8 @@ public protocol FlagRepository: Sendable {
     /// Whether `reporterID` has an open flag on the message.
     func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool
     func flags(_ query: FlagQuery) async throws -> [StoredFlag]
-    func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
+    /// `reason`: only messages with an open flag of that reason.
+    func reviewQueue(channelID: String?, reason: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
     /// Resolves every open flag of the message at once (and removes the message for that
     /// decision), with its audit entry, in one transaction. Nil when there is no such message.
     /// `hitRules` names the rules that hit the message as it was: each gets the decision as a
@@ -221,13 +222,20 @@ extension SQLStore {
         return try await read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
     }
 
-    public func reviewQueue(channelID: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
+    public func reviewQueue(channelID: String?, reason: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
         var sql = "SELECT message_id, first_flag_at, last_flag_at FROM review_queue"
+        var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         if let channelID {
-            sql += " WHERE channel_id = ?"
+            conditions.append("channel_id = ?")
             arguments.append(.text(channelID))
         }
+        if let reason {
+            // Through the flags' index by message: at most the queue's entries are looked at.
+            conditions.append("EXISTS (SELECT 1 FROM flags WHERE flags.message_id = review_queue.message_id AND flags.state = 'open' AND flags.reason = ?)")
+            arguments.append(.text(reason))
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + (order == .flagCount ? "open_flags DESC, first_flag_at, message_id" : "first_flag_at, message_id") + " LIMIT ? OFFSET ?"
         arguments.append(contentsOf: [.integer(Int64(limit)), .integer(Int64(offset))])
         let query = sql

@@ -137,6 +137,14 @@ import TestSupport
             let rest = try h.call("GET", "/v1/review-queue?limit=2&cursor=\(cursor)", as: "mod").json?["items"] as? [[String: Any]]
             #expect(rest?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["one"])
             #expect(try h.call("GET", "/v1/review-queue?channel_id=team:x", as: "mod").json?["items"] as? [Any] != nil)
+            // By reason: the messages with an open flag of it, in the queue's order.
+            func queueIDs(_ path: String) throws -> [String] {
+                (try h.call("GET", path, as: "mod").json?["items"] as? [[String: Any]])?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } ?? []
+            }
+            #expect(try queueIDs("/v1/review-queue?reason=hate") == ["three"])
+            #expect(try queueIDs("/v1/review-queue?reason=spam&sort=oldest") == ["one", "three", "two"])
+            #expect(try queueIDs("/v1/review-queue?reason=spam&channel_id=team:x") == ["two"])
+            #expect(try queueIDs("/v1/review-queue?reason=violence").isEmpty)
 
             // Decisions resolve every open flag of the message at once.
             let dismissed = try h.call("POST", "/v1/messages/one/review", as: "mod", body: #"{"decision":"dismiss","note":"fine"}"#)

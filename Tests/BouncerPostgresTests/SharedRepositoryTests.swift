@@ -98,7 +98,7 @@ import TestSupport
             #expect(try await flag("bob", "secret") == .messageNotFound, "a message bob may not see cannot be flagged")
             _ = try await flag("carol")
             #expect(try await store.openFlagCount() == 2)
-            let queue = try await store.reviewQueue(channelID: nil, order: .flagCount, offset: 0, limit: 10)
+            let queue = try await store.reviewQueue(channelID: nil, reason: nil, order: .flagCount, offset: 0, limit: 10)
             #expect(queue.map(\.message.id) == ["m1"])
             #expect(queue.first?.message.hidden == true, "hidden once two users flagged it")
             #expect(queue.first?.countsByReason == ["spam": 2])
@@ -106,7 +106,7 @@ import TestSupport
                                                   now: Timestamp.now(), audit: Self.audit("flag.review", "m1"))
             #expect(reviewed?.resolved == 2)
             #expect(reviewed?.message?.state == .removed)
-            #expect(try await store.reviewQueue(channelID: nil, order: .oldest, offset: 0, limit: 10).isEmpty)
+            #expect(try await store.reviewQueue(channelID: nil, reason: nil, order: .oldest, offset: 0, limit: 10).isEmpty)
             #expect(try await store.flags(FlagQuery(state: .resolved)).count == 2)
         }
     }

@@ -755,6 +755,50 @@ class EveryPageTests(DashboardTest):
             seen = len(errors)
 
 
+# Every visible text's contrast against the background it is drawn on (the first opaque one up
+# its ancestors), as WCAG 2 computes it; and every visible form control without an accessible
+# name (a <label for>, a wrapping label, aria-label). Answers the failures, at most ten of each.
+ACCESSIBILITY_JS = """
+const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+const parse = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+const background = (element) => {
+  for (let node = element; node; node = node.parentElement) {
+    const [r, g, b, a = 1] = parse(getComputedStyle(node).backgroundColor);
+    if (a >= 0.99) return [r, g, b];
+  }
+  return [255, 255, 255];
+};
+const shown = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden';
+const lowContrast = [];
+for (const element of document.querySelectorAll('body *')) {
+  const ownText = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!ownText || !shown(element) || element.closest('svg') || element.disabled) continue;
+  const style = getComputedStyle(element);
+  const [l1, l2] = [luminance(parse(style.color)), luminance(background(element))].sort((a, b) => b - a);
+  const ratio = (l1 + 0.05) / (l2 + 0.05);
+  const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && Number(style.fontWeight) >= 700);
+  if (ratio < (large ? 3 : 4.5)) lowContrast.push(`${element.tagName.toLowerCase()}${element.id ? '#' + element.id : ''} "${element.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+}
+const unnamed = [...document.querySelectorAll('input, select, textarea')].filter((control) => shown(control)
+  && !(control.labels && control.labels.length) && !control.getAttribute('aria-label') && control.type !== 'hidden')
+  .map((control) => control.id || control.name || control.outerHTML.slice(0, 60));
+return {lowContrast: lowContrast.slice(0, 10), unnamed: unnamed.slice(0, 10)};
+"""
+
+
+class AccessibilityTests(DashboardTest):
+    def test_every_page_has_readable_contrast_and_named_controls(self):
+        self.seed_every_page()
+        browser = self.open_browser()
+        for page in self.walk_every_page(browser):
+            found = browser.driver.execute_script(ACCESSIBILITY_JS)
+            with self.subTest(page=page, check="contrast"):
+                self.assertEqual(found["lowContrast"], [], "text below WCAG AA contrast (4.5:1, 3:1 when large)")
+            with self.subTest(page=page, check="labels"):
+                self.assertEqual(found["unnamed"], [], "form controls without a label")
+
+
 class ActivityTests(DashboardTest):
     BOUNCES = 3
     FLAGS = 2

@@ -163,8 +163,9 @@ struct FlagRoutes: Sendable {
             return offset
         } ?? 0
         let channelID = try QueryValues.shortText(request, "channel_id")
+        let reason = try QueryValues.shortText(request, "reason")
         let page = try await Page(limit: limit) { count in
-            try await repository.reviewQueue(channelID: channelID, order: order, offset: offset, limit: count)
+            try await repository.reviewQueue(channelID: channelID, reason: reason, order: order, offset: offset, limit: count)
         }
         let items = page.items
         // The queue's order changes as flags come and go: its cursor is a position.
