@@ -40,6 +40,34 @@ import TestSupport
         }
     }
 
+    @Test func moderatorsReadWhatOneUserSentInEveryState() async throws {
+        let h = try await blocking { try MessagesTests.Harness() }
+        try await blocking {
+            try h.rule("grumblewort", "bounce")
+            for index in 0..<9 {
+                _ = try h.send(index == 3 ? "grumblewort \(index)" : "alice \(index)", channel: index % 2 == 0 ? "team:a" : "team:b", id: "alice\(index)")
+                _ = try h.send("bob \(index)", as: "bob", channel: "team:a", id: "bob\(index)")
+            }
+            #expect(try h.call("DELETE", "/v1/messages/alice5", as: "alice").status == 204)
+            // Newest first, every channel, the bounced one too, the deleted one as its tombstone;
+            // the cursor goes on to older ones.
+            var ids: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try #require(try h.call("GET", "/v1/users/alice/messages?limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""), as: "mod").json)
+                let messages = page["messages"] as? [[String: Any]] ?? []
+                ids += messages.compactMap { $0["id"] as? String }
+                if let bounced = messages.first(where: { $0["id"] as? String == "alice3" }) { #expect(bounced["state"] as? String == "bounced") }
+                if let deleted = messages.first(where: { $0["id"] as? String == "alice5" }) { #expect(deleted["state"] as? String == "deleted") }
+                cursor = page["next_cursor"] as? String
+            } while cursor != nil && ids.count < 20
+            #expect(ids == (0..<9).reversed().map { "alice\($0)" })
+            #expect((try h.call("GET", "/v1/users/nobody/messages", as: "mod").json?["messages"] as? [Any])?.isEmpty == true)
+            #expect(try h.call("GET", "/v1/users/alice/messages", as: "alice").status == 403)
+            #expect(try h.call("GET", "/v1/users/a%20b/messages", as: "mod").status == 400)
+        }
+    }
+
     @Test func theAuditLogRecordsEveryModeratorAndAdminAction() async throws {
         let h = try await blocking { try MessagesTests.Harness() }
         try await blocking {

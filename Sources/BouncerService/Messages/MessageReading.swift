@@ -24,7 +24,7 @@ extension MessagesRoutes {
             try await store.channelMessages(channelID, before: before, limit: count, viewer: identity.viewer)
         }
         // Newest page first, each page in chronological order.
-        return channelPage(page.items.reversed(), next: page.nextCursor { String($0.sequence) }, request, identity)
+        return messagesPage(page.items.reversed(), next: page.nextCursor { String($0.sequence) }, request, identity)
     }
 
     /// `?around=<message id>`: up to `limit` messages with that one in the middle, in
@@ -45,10 +45,25 @@ extension MessagesRoutes {
         let newer = newerCount == 0 ? [] : try await store.channelMessages(channelID, after: message.sequence, limit: newerCount,
                                                                            viewer: identity.viewer)
         let next = hasOlder ? Pagination.cursor(after: String(older.last?.sequence ?? message.sequence)) : nil
-        return channelPage(older.reversed() + [message] + newer, next: next, request, identity)
+        return messagesPage(older.reversed() + [message] + newer, next: next, request, identity)
     }
 
-    private func channelPage(_ messages: [StoredMessage], next: String?, _ request: Request, _ identity: Identity) -> Response {
+    /// `GET /v1/users/{user_id}/messages`: what one user sent, in every state, newest first (for
+    /// moderators, who see every message).
+    func userMessages(_ request: Request, _ identity: Identity) async throws -> Response {
+        let userID = try ModeratorRoutes.userID(request)
+        let limit = try Pagination.limit(request)
+        var before: Int64?
+        if let key = try Pagination.after(request) {
+            guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+            before = sequence
+        }
+        let page = try await Page(limit: limit) { count in try await store.userMessages(userID, before: before, limit: count) }
+        return messagesPage(page.items, next: page.nextCursor { String($0.sequence) }, request, identity)
+    }
+
+    /// `{"messages":[...],"next_cursor"}`, each message as `identity` sees it, in the order given.
+    private func messagesPage(_ messages: [StoredMessage], next: String?, _ request: Request, _ identity: Identity) -> Response {
         let choice = localization.choice(for: request.head)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         var json: [UInt8] = Array(#"{"messages":["#.utf8)

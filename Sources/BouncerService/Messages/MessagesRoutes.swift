@@ -106,6 +106,9 @@ struct MessagesRoutes: Sendable {
         routes.add("GET", "/v1/channels/{channel_id}/messages", .user) { request, identity in
             try await handlers.channel(request, identity)
         }
+        routes.add("GET", "/v1/users/{user_id}/messages", .moderator) { request, identity in
+            try await handlers.userMessages(request, identity)
+        }
         routes.add("GET", "/v1/messages/{id}", .user) { request, identity in
             let message = try await handlers.visibleMessage(request, identity)
             return try handlers.respond(message, to: request, identity)

@@ -1,5 +1,5 @@
 // Users: the bans in force (timed and shadow) with their expiry, a form to ban, and one user's
-// flagged messages and the flags on them.
+// recent messages and the flags on them.
 import { del, get, post, segment } from "./api.js";
 import { el, fill, formatTime, nothing, say, sayError, t } from "./ui.js";
 
@@ -53,27 +53,28 @@ async function unban(userID) {
   }
 }
 
-/// The flags on `userID`'s messages, newest first, and the messages they are on.
+/// What `userID` sent lately, in every state, and the flags on their messages.
 async function lookUp(userID) {
   if (!userID) return;
   $("user-lookup").value = userID;
   const into = $("user-detail");
   fill(into, el("p", { class: "hint" }, t("dashboard.common.loading")));
   try {
-    const page = await get("/v1/flags", { author_id: userID, limit: 50 });
-    const messageIDs = [...new Set(page.flags.map((flag) => flag.message_id))].slice(0, 10);
-    const messages = await Promise.all(messageIDs.map((id) => get(`/v1/messages/${segment(id)}`).catch(() => null)));
+    const [sent, flags] = await Promise.all([
+      get(`/v1/users/${segment(userID)}/messages`, { limit: 20 }),
+      get("/v1/flags", { author_id: userID, limit: 50 }),
+    ]);
     fill(into,
       el("h4", {}, t("dashboard.users.messages")),
-      messages.filter(Boolean).map((message) => el("div", { class: "user-message" },
+      sent.messages.map((message) => el("div", { class: "user-message" },
         el("span", { class: "meta" }, `#${message.channel_id} · ${message.state} · ${formatTime(message.created_at)} `),
         message.moderation?.original_text ?? message.text)),
-      messages.length ? null : nothing(),
+      sent.messages.length ? null : nothing(),
       el("h4", {}, t("dashboard.users.flags")),
-      page.flags.map((flag) => el("div", { class: "user-flag" },
+      flags.flags.map((flag) => el("div", { class: "user-flag" },
         el("span", { class: "flag-reason" }, flag.reason), ` · ${flag.state} · ${flag.reporter_id} · ${formatTime(flag.created_at)} `,
         flag.details ?? "")),
-      page.flags.length ? null : nothing());
+      flags.flags.length ? null : nothing());
   } catch (error) {
     fill(into, el("p", { class: "error" }, error.message));
   }
