@@ -33,18 +33,24 @@ import TestSupport
         let store = try PostgresStore(url: database.url, migrations: try Migration.load(directory: ManyWritersTests.migrations))
         defer { store.close() }
         let rates = try #require(store.sharedSendRates)
-        // A tenth of a token a second: nothing comes back while the test runs, however slowly.
-        for _ in 0..<2 { #expect(await rates.take("carol", rate: 0.1, burst: 2) == .allowed) }
-        #expect(await rates.take("carol", rate: 0.1, burst: 2) != .allowed)
-        // Four a second, a burst of two: after 2.5 s the bucket holds two, not ten.
-        for _ in 0..<2 { #expect(await rates.take("erin", rate: 4, burst: 2) == .allowed) }
-        try await Task.sleep(for: .milliseconds(2500))
-        for _ in 0..<2 { #expect(await rates.take("erin", rate: 4, burst: 2) == .allowed) }
+        // One token in 1,000 s: nothing comes back while the test runs, however slowly (under
+        // ThreadSanitizer, beside every other suite, seconds pass between two statements).
+        for _ in 0..<2 { #expect(await rates.take("carol", rate: 0.001, burst: 2) == .allowed) }
+        #expect(await rates.take("carol", rate: 0.001, burst: 2) != .allowed)
+        // One a second, a burst of two: after 5 s the bucket holds two, not five. Spent, it holds
+        // what came back since (`refilled`, at most the time measured around it); without the
+        // cap it would hold three more.
+        for _ in 0..<2 { #expect(await rates.take("erin", rate: 1, burst: 2) == .allowed) }
+        try await Task.sleep(for: .seconds(5))
+        let spent = ContinuousClock.now
+        for _ in 0..<2 { #expect(await rates.take("erin", rate: 1, burst: 2) == .allowed) }
         let left = try PostgresConnection(url: database.url).fetchValue("SELECT tokens FROM send_rate_buckets WHERE user_id = 'erin'",
                                                                           as: Double.self)
-        #expect(left.map { $0 < 1 } == true, "the refill stopped at the burst: \(String(describing: left))")
-        // A slow rate says how long to wait.
-        #expect(await rates.take("dave", rate: 0.25, burst: 1) == .allowed)
-        #expect(await rates.take("dave", rate: 0.25, burst: 1) == .limited(retryAfter: 4))
+        let refilled = Double((ContinuousClock.now - spent).components.seconds) + 1
+        #expect(left.map { $0 < refilled } == true, "the refill stopped at the burst: \(String(describing: left)) left, \(refilled) s")
+        // A slow rate says how long to wait: about 100 s for one token at 0.01 a second.
+        #expect(await rates.take("dave", rate: 0.01, burst: 1) == .allowed)
+        let wait = await rates.take("dave", rate: 0.01, burst: 1)
+        #expect((90...100).contains { wait == .limited(retryAfter: $0) }, "\(wait)")
     }
 }

@@ -11,11 +11,7 @@ extension MessagesRoutes {
     func channel(_ request: Request, _ identity: Identity) async throws -> Response {
         let channelID = try Self.channelID(request)
         let limit = try Pagination.limit(request)
-        var before: Int64?
-        if let key = try Pagination.after(request) {
-            guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
-            before = sequence
-        }
+        let before = try Self.sequenceCursor(request)
         if let around = request.query("around") {
             guard before == nil else { throw HTTPError.badRequest("invalid_field", "`around` and `cursor` cannot be given together.") }
             return try await channel(channelID, around: around, limit: limit, request, identity)
@@ -53,13 +49,16 @@ extension MessagesRoutes {
     func userMessages(_ request: Request, _ identity: Identity) async throws -> Response {
         let userID = try ModeratorRoutes.userID(request)
         let limit = try Pagination.limit(request)
-        var before: Int64?
-        if let key = try Pagination.after(request) {
-            guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
-            before = sequence
-        }
+        let before = try Self.sequenceCursor(request)
         let page = try await Page(limit: limit) { count in try await store.userMessages(userID, before: before, limit: count) }
         return messagesPage(page.items, next: page.nextCursor { String($0.sequence) }, request, identity)
+    }
+
+    /// The position a page of messages starts below: the sequence its cursor holds.
+    private static func sequenceCursor(_ request: Request) throws(HTTPError) -> Int64? {
+        guard let key = try Pagination.after(request) else { return nil }
+        guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+        return sequence
     }
 
     /// `{"messages":[...],"next_cursor"}`, each message as `identity` sees it, in the order given.
