@@ -42,14 +42,6 @@ extension PostgresStore: MessageRepository {
         return try await read { connection in try connection.fetchAll(query, arguments).map(MessageSQL.message) }
     }
 
-    public func userMessages(_ userID: String, before sequence: Int64?, limit: Int) async throws -> [StoredMessage] {
-        let page: [DatabaseValue] = [.text(userID), .integer(sequence ?? .max), .integer(Int64(limit))]
-        return try await read { connection in
-            try connection.fetchAll("SELECT \(MessageSQL.columns) FROM messages WHERE user_id = ?1 AND sequence < ?2 ORDER BY sequence DESC LIMIT ?3",
-                                    page).map(MessageSQL.message)
-        }
-    }
-
     public func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
         let page: [DatabaseValue] = [.text(channelID), .integer(sequence), .integer(Int64(limit))]
         let (query, arguments) = viewer.seesEverything ? (Self.channelPageAfter, page) : (Self.channelPageAfterForViewer, page + [.text(viewer.userID)])

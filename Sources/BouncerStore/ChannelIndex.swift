@@ -66,28 +66,15 @@ public final class ChannelIndex: GroupCommitHook {
             SELECT channel_id, sequence FROM messages WHERE sequence > (SELECT indexed_through FROM channel_messages_progress)
             """)
         let copied = database.changes
-        // Each author's list, under the same mark (migrations/0015_user_messages.sql).
-        try database.executeCached("""
-            INSERT OR IGNORE INTO user_messages (user_id, sequence)
-            SELECT user_id, sequence FROM messages WHERE sequence > (SELECT indexed_through FROM channel_messages_progress)
-            """)
         try database.executeCached("""
             UPDATE channel_messages_progress SET indexed_through = coalesce((SELECT max(sequence) FROM messages), indexed_through)
             """)
         return copied
     }
 
-    /// The lists kept in batches: a channel's messages, and an author's.
-    public enum Listing: Sendable {
-        case channel, user
-
-        var table: String { self == .channel ? "channel_messages" : "user_messages" }
-        var column: String { self == .channel ? "channel_id" : "user_id" }
-    }
-
-    /// A page of one channel (or one author's messages), newest first: `?1` the channel (or
-    /// author), `?2` the sequence to start below, `?3` the page size and, with `visibleToViewer`,
-    /// `?4` the viewer, who sees what `MessageVisibility` lets them.
+    /// A page of one channel, newest first: `?1` the channel, `?2` the sequence to start below,
+    /// `?3` the page size and, with `visibleToViewer`, `?4` the viewer, who sees what
+    /// `MessageVisibility` lets them.
     ///
     /// Two parts merged by sequence: the messages not copied yet (a scan of the newest rows) and
     /// the copied ones. Each part comes out in order (the second part names `c.sequence` so that
@@ -98,19 +85,18 @@ public final class ChannelIndex: GroupCommitHook {
     /// mark), SQLite seeks by one and tests the other row by row, and a page deep in a channel
     /// read every entry between the mark and its cursor. It also checks the message's channel,
     /// so that an entry a delete left behind could not show another channel's message.
-    static func pageSQL(columns: [String], visibleToViewer: Bool, of listing: Listing = .channel) -> String {
+    static func pageSQL(columns: [String], visibleToViewer: Bool) -> String {
         func visible(_ table: String) -> String {
             visibleToViewer ? " AND " + MessageVisibility.sqlCondition(prefix: table, viewer: "?4") : ""
         }
-        let key = listing.column
         let joinedColumns = columns.map { $0 == "sequence" ? "c.sequence AS sequence" : "m." + $0 }.joined(separator: ", ")
         return """
             SELECT \(columns.joined(separator: ", ")) FROM messages
-             WHERE sequence > (SELECT indexed_through FROM channel_messages_progress) AND \(key) = ?1 AND sequence < ?2\(visible(""))
+             WHERE sequence > (SELECT indexed_through FROM channel_messages_progress) AND channel_id = ?1 AND sequence < ?2\(visible(""))
             UNION ALL
-            SELECT \(joinedColumns) FROM \(listing.table) AS c CROSS JOIN messages AS m ON m.sequence = c.sequence
-             WHERE c.\(key) = ?1 AND c.sequence < min(?2, (SELECT indexed_through FROM channel_messages_progress) + 1)
-               AND m.\(key) = ?1\(visible("m."))
+            SELECT \(joinedColumns) FROM channel_messages AS c CROSS JOIN messages AS m ON m.sequence = c.sequence
+             WHERE c.channel_id = ?1 AND c.sequence < min(?2, (SELECT indexed_through FROM channel_messages_progress) + 1)
+               AND m.channel_id = ?1\(visible("m."))
             ORDER BY sequence DESC LIMIT ?3
             """
     }

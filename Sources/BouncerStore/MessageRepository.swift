@@ -103,9 +103,8 @@ public protocol MessageRepository: Sendable {
     func message(id: String) async throws -> StoredMessage?
     /// A channel's newest messages visible to `viewer` before `sequence` (or the newest), newest first.
     func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
-    /// A user's messages in every state (as moderators see them) before `sequence` (or the
-    /// newest), newest first.
-    func userMessages(_ userID: String, before sequence: Int64?, limit: Int) async throws -> [StoredMessage]
+    /// A user's messages in every state (as moderators see them): see `UserMessagesPage`.
+    func userMessages(_ userID: String, before: Int64?, window: Int64, limit: Int) async throws -> UserMessagesPage
     /// A channel's oldest messages visible to `viewer` after `sequence`, oldest first: what
     /// followed a message (`?around=`).
     func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage]

@@ -3,7 +3,6 @@ import BouncerDomain
 extension SQLiteStore: MessageRepository {
     private static let channelPage = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false)
     private static let channelPageForViewer = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: true)
-    private static let userPage = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false, of: .user)
     private static let channelPageAfter = ChannelIndex.pageAfterSQL(columns: MessageSQL.columnList, visibleToViewer: false)
     private static let channelPageAfterForViewer = ChannelIndex.pageAfterSQL(columns: MessageSQL.columnList, visibleToViewer: true)
 
@@ -24,11 +23,6 @@ extension SQLiteStore: MessageRepository {
         let page: [DatabaseValue] = [.text(channelID), .integer(sequence ?? .max), .integer(Int64(limit))]
         let (query, arguments) = viewer.seesEverything ? (Self.channelPage, page) : (Self.channelPageForViewer, page + [.text(viewer.userID)])
         return try await readers.read { database in try database.fetchAll(query, arguments).map(MessageSQL.message) }
-    }
-
-    public func userMessages(_ userID: String, before sequence: Int64?, limit: Int) async throws -> [StoredMessage] {
-        let page: [DatabaseValue] = [.text(userID), .integer(sequence ?? .max), .integer(Int64(limit))]
-        return try await readers.read { database in try database.fetchAll(Self.userPage, page).map(MessageSQL.message) }
     }
 
     public func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {

@@ -96,29 +96,6 @@ import TestSupport
         }
     }
 
-    @Test func anAuthorsPagesShowEachOfTheirMessagesOnceAsTheCopyCatchesUp() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try Self.openStore(directory, batchSize: 10)
-        defer { store.close() }
-        var sent: [String: [String]] = [:]  // by author, newest first
-        for index in 0..<47 {
-            let author = ["alice", "bob", "carol"][index % 3]
-            try await Self.send(Self.message("m\(index)", channel: "messaging:c\(index % 4)", user: author), to: store)
-            sent[author, default: []].insert("m\(index)", at: 0)
-            for (user, expected) in sent {
-                var ids: [String] = []
-                var before: Int64?
-                while true {
-                    let page = try await store.userMessages(user, before: before, limit: 4)
-                    ids += page.map(\.id)
-                    guard page.count == 4, let last = page.last else { break }
-                    before = last.sequence
-                }
-                #expect(ids == expected, "\(user) after \(index + 1) sent")
-            }
-        }
-    }
-
     @Test func bothPartsShowAViewerOnlyWhatTheyMaySee() async throws {
         let directory = try TemporaryDirectory()
         let store = try Self.openStore(directory, batchSize: 8)

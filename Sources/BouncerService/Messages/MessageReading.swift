@@ -44,14 +44,27 @@ extension MessagesRoutes {
         return messagesPage(older.reversed() + [message] + newer, next: next, request, identity)
     }
 
+    /// Rows of the store a page of `GET /v1/users/{user_id}/messages` looks through at most.
+    static let userMessagesWindow: Int64 = 50_000
+
     /// `GET /v1/users/{user_id}/messages`: what one user sent, in every state, newest first (for
-    /// moderators, who see every message).
+    /// moderators, who see every message). Each page looks through at most `userMessagesWindow`
+    /// of the store's messages (`UserMessagesPage` says why), so a page may hold fewer than
+    /// `limit`, even none, and still have a cursor to older ones.
     func userMessages(_ request: Request, _ identity: Identity) async throws -> Response {
         let userID = try ModeratorRoutes.userID(request)
         let limit = try Pagination.limit(request)
         let before = try Self.sequenceCursor(request)
-        let page = try await Page(limit: limit) { count in try await store.userMessages(userID, before: before, limit: count) }
-        return messagesPage(page.items, next: page.nextCursor { String($0.sequence) }, request, identity)
+        let page = try await store.userMessages(userID, before: before, window: Self.userMessagesWindow, limit: limit + 1)
+        var messages = page.messages
+        let next: Int64?
+        if messages.count > limit {
+            messages.removeLast(messages.count - limit)
+            next = messages.last?.sequence
+        } else {
+            next = page.lookedDownTo > 1 ? page.lookedDownTo : nil
+        }
+        return messagesPage(messages, next: next.map { Pagination.cursor(after: String($0)) }, request, identity)
     }
 
     /// The position a page of messages starts below: the sequence its cursor holds.

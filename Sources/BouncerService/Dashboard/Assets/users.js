@@ -53,6 +53,20 @@ async function unban(userID) {
   }
 }
 
+/// Up to 20 of what `userID` sent lately. Each page of the API looks through a stretch of the
+/// store's messages and may come back short: a few pages are read, not the whole store.
+async function recentMessages(userID) {
+  const found = [];
+  let cursor = null;
+  for (let page = 0; page < 5 && found.length < 20; page++) {
+    const answer = await get(`/v1/users/${segment(userID)}/messages`, { limit: 20 - found.length, cursor });
+    found.push(...answer.messages);
+    cursor = answer.next_cursor;
+    if (!cursor) break;
+  }
+  return found;
+}
+
 /// What `userID` sent lately, in every state, and the flags on their messages.
 async function lookUp(userID) {
   if (!userID) return;
@@ -60,16 +74,13 @@ async function lookUp(userID) {
   const into = $("user-detail");
   fill(into, el("p", { class: "hint" }, t("dashboard.common.loading")));
   try {
-    const [sent, flags] = await Promise.all([
-      get(`/v1/users/${segment(userID)}/messages`, { limit: 20 }),
-      get("/v1/flags", { author_id: userID, limit: 50 }),
-    ]);
+    const [sent, flags] = await Promise.all([recentMessages(userID), get("/v1/flags", { author_id: userID, limit: 50 })]);
     fill(into,
       el("h4", {}, t("dashboard.users.messages")),
-      sent.messages.map((message) => el("div", { class: "user-message" },
+      sent.map((message) => el("div", { class: "user-message" },
         el("span", { class: "meta" }, `#${message.channel_id} · ${message.state} · ${formatTime(message.created_at)} `),
         message.moderation?.original_text ?? message.text)),
-      sent.messages.length ? null : nothing(),
+      sent.length ? null : nothing(),
       el("h4", {}, t("dashboard.users.flags")),
       flags.flags.map((flag) => el("div", { class: "user-flag" },
         el("span", { class: "flag-reason" }, flag.reason), ` · ${flag.state} · ${flag.reporter_id} · ${formatTime(flag.created_at)} `,
