@@ -18,7 +18,9 @@ extension SQLStore {
     public func userMessages(_ userID: String, before: Int64?, window: Int64, limit: Int) async throws -> UserMessagesPage {
         try await read { database in
             let top = try before ?? ((database.fetchValue("SELECT max(sequence) FROM messages", as: Int64.self) ?? 0) + 1)
-            let bottom = top - window
+            // Clamped: `before` comes from a client's cursor.
+            let (difference, overflowed) = top.subtractingReportingOverflow(window)
+            let bottom = overflowed ? Int64.min : difference
             let messages = try database.fetchAll(
                 "SELECT \(MessageSQL.columns) FROM messages WHERE sequence < ? AND sequence >= ? AND user_id = ? ORDER BY sequence DESC LIMIT ?",
                 [.integer(top), .integer(bottom), .text(userID), .integer(Int64(limit))]).map(MessageSQL.message)

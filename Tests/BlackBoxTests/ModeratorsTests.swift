@@ -65,6 +65,10 @@ import TestSupport
             #expect((try h.call("GET", "/v1/users/nobody/messages", as: "mod").json?["messages"] as? [Any])?.isEmpty == true)
             #expect(try h.call("GET", "/v1/users/alice/messages", as: "alice").status == 403)
             #expect(try h.call("GET", "/v1/users/a%20b/messages", as: "mod").status == 400)
+            // A cursor no page gave out is refused, not subtracted from: base64url of the least Int64.
+            #expect(try h.call("GET", "/v1/users/alice/messages?cursor=LTkyMjMzNzIwMzY4NTQ3NzU4MDg", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/channels/team:a/messages?cursor=LTkyMjMzNzIwMzY4NTQ3NzU4MDg", as: "mod").status == 400)
+            #expect(try h.call("GET", "/v1/users/alice/messages", as: "mod").status == 200)
         }
     }
 

@@ -26,5 +26,7 @@ import TestSupport
         // The limit holds inside a window; a user who sent nothing gets empty pages.
         #expect(try await store.userMessages("alice", before: nil, window: 100, limit: 2).messages.map(\.id) == ["m20", "m16"])
         #expect(try await store.userMessages("carol", before: nil, window: 100, limit: 10).messages.isEmpty)
+        // A window reaching past the least sequence is clamped, not overflowed.
+        #expect(try await store.userMessages("alice", before: Int64.min + 1, window: 5, limit: 10).messages.isEmpty)
     }
 }

@@ -70,7 +70,11 @@ extension MessagesRoutes {
     /// The position a page of messages starts below: the sequence its cursor holds.
     private static func sequenceCursor(_ request: Request) throws(HTTPError) -> Int64? {
         guard let key = try Pagination.after(request) else { return nil }
-        guard let sequence = Int64(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+        // Sequences start at 1: no cursor the service gives out holds less (and a page of a
+        // user's messages subtracts its window from it).
+        guard let sequence = Int64(key), sequence >= 1 else {
+            throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.")
+        }
         return sequence
     }
 
