@@ -6,8 +6,10 @@ import Synchronization
 public struct RateMark: Sendable, Equatable {
     public var userID: String
     public var ruleID: String
-    /// Earlier marks that share a key with this one are its kin: the text's fingerprint, the bands
-    /// of its sketch, or one key for every message (a count of links).
+    /// Earlier marks that hold one of these keys in the same place are its kin: the text's
+    /// fingerprint, the bands of its sketch, or one key for every message (a count of links). Each
+    /// key is made with its place in it (a band is hashed with where it starts), so a ledger that
+    /// matches keys in any place, as PostgreSQL's does, finds the same kin.
     public var keys: [UInt64]
     /// How much the message counts (its number of links; 1 for a flood).
     public var weight: Int
@@ -67,27 +69,34 @@ public protocol RateLedger: Sendable {
 /// marks (the longest quiet senders go first).
 public final class MemoryRateLedger: RateLedger {
     /// A sender's marks of one rule, oldest first, in flat arrays (a mark allocates nothing once
-    /// they have grown): mark `i` has its keys at `keys[i * keyStride...]`, and so on. Marks are
-    /// numbered by serials that count up from `firstSerial`, so a serial finds its mark by
-    /// subtraction.
+    /// they have grown): mark `i` has its tags at `tagWords[i * tagStride...]`, and so on.
+    ///
+    /// Kin are found by reading the sender's marks from first to last, key against key in place.
+    /// What is read is 16 bits made of each key (its tag), four to a word (`tagWords`), so that
+    /// one subtraction and two masks compare four places; 16 more (`checks`) are read only where a
+    /// tag agrees. Two keys that agree in those 32 bits are taken for the same: two different keys
+    /// do by chance once in four billion. A sketch is kept in 16
+    /// bits a slot. So a mark is about 170 bytes, and a sender's few hundred a few kilobytes read in
+    /// order: the ledger's memory, which every send runs through, stays small beside the caches
+    /// the rest of a send needs. An index by key, tried before, cost more: a dozen keys a message
+    /// to look up, add and remove, each a miss in a table spread over memory.
     private struct SenderMarks {
-        private var keys: [UInt64] = []
-        /// For each key, the serial of the sender's previous mark under it (0: none): the marks
-        /// under a key are a chain from the latest back, so kin are found without a list a key.
-        private var previous: [UInt64] = []
+        /// Each key's tag (16 bits), four places to a word (place `p` in lane `p % 4` of word
+        /// `p / 4`), `tagStride` words a mark; lanes past a mark's keys hold 0.
+        private var tagWords: [UInt64] = []
+        /// Each key's check (16 more bits), `keyStride` a mark.
+        private var checks: [UInt16] = []
         private var keyCounts: [Int] = []
-        private var sketches: [UInt32] = []
+        /// The low 16 bits of each slot of the sketch, `sketchStride` a mark.
+        private var sketches: [UInt16] = []
         private var sketchCounts: [Int] = []
         private var weights: [Int] = []
         private var times: [Double] = []
         private var keyStride = 0
+        private var tagStride = 0
         private var sketchStride = 0
         /// Marks before this index were dropped; the arrays are shifted down now and then.
         private var head = 0
-        private(set) var firstSerial: UInt64 = 1
-        private var nextSerial: UInt64 = 1
-        /// The latest serial under each key.
-        private var latest = KeyIndex()
         var lastAt: Double = 0
         var window: Double = 0
 
@@ -96,16 +105,12 @@ public final class MemoryRateLedger: RateLedger {
         /// Drops the marks older than `cutoff`, and the oldest past `limit`. Returns how many.
         @discardableResult
         mutating func dropOlder(than cutoff: Double, keeping limit: Int) -> Int {
-            var dropped = 0
-            while head < times.count, times[head] < cutoff || count > limit {
-                for index in 0..<keyCounts[head] { latest.remove(keys[head * keyStride + index], ifHolding: firstSerial) }
-                head += 1
-                firstSerial += 1
-                dropped += 1
-            }
+            let before = head
+            while head < times.count, times[head] < cutoff || count > limit { head += 1 }
+            let dropped = head - before
             if head == times.count {
-                keys.removeAll(keepingCapacity: true)
-                previous.removeAll(keepingCapacity: true)
+                tagWords.removeAll(keepingCapacity: true)
+                checks.removeAll(keepingCapacity: true)
                 keyCounts.removeAll(keepingCapacity: true)
                 sketches.removeAll(keepingCapacity: true)
                 sketchCounts.removeAll(keepingCapacity: true)
@@ -113,8 +118,8 @@ public final class MemoryRateLedger: RateLedger {
                 times.removeAll(keepingCapacity: true)
                 head = 0
             } else if head >= 64 && head * 2 >= times.count {
-                keys.removeFirst(head * keyStride)
-                previous.removeFirst(head * keyStride)
+                tagWords.removeFirst(head * tagStride)
+                checks.removeFirst(head * keyStride)
                 keyCounts.removeFirst(head)
                 sketches.removeFirst(head * sketchStride)
                 sketchCounts.removeFirst(head)
@@ -125,55 +130,87 @@ public final class MemoryRateLedger: RateLedger {
             return dropped
         }
 
-        /// The earlier marks that share a key with `keys`, each once, with their likeness to
-        /// `sketch`. `scratch`: a buffer to reuse.
-        func kin(of keys: [UInt64], sketch: [UInt32], scratch found: inout [UInt64]) -> [EarlierMark] {
-            found.removeAll(keepingCapacity: true)
-            for (position, key) in keys.enumerated() {
-                var serial = latest[key] ?? 0
-                while serial >= firstSerial && serial < nextSerial {
-                    found.append(serial)
-                    let mark = head + Int(serial - firstSerial)
-                    // Marks of one rule put the same kind of key at the same place: look there first.
-                    let base = mark * keyStride
-                    if position < keyCounts[mark] && self.keys[base + position] == key {
-                        serial = previous[base + position]
-                    } else {
-                        serial = (0..<keyCounts[mark]).first { self.keys[base + $0] == key }.map { previous[base + $0] } ?? 0
-                    }
-                }
-            }
-            guard !found.isEmpty else { return [] }
-            found.sort()
+        /// The earlier marks that hold one of `newKeys` in the same place, oldest first, with
+        /// their likeness to `sketch`.
+        func kin(of newKeys: [UInt64], sketch: [UInt32]) -> [EarlierMark] {
+            guard !newKeys.isEmpty, head < times.count else { return [] }
+            // Keys past the earlier marks' widest have no counterpart.
+            let places = min(newKeys.count, keyStride)
+            let newWords = Self.tagWords(newKeys.prefix(places), stride: tagStride)
+            let lanes = Self.laneMasks(places: places, words: tagStride)
+            let newSketch = sketch.map(Self.kept)
             var kin: [EarlierMark] = []
-            for (index, serial) in found.enumerated() where index == 0 || found[index - 1] != serial {
-                let mark = head + Int(serial - firstSerial)
-                let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
-                kin.append(EarlierMark(weight: weights[mark], likeness: EarlierMark.likeness(of: kept, to: sketch)))
+            tagWords.withUnsafeBufferPointer { tagWords in
+                for mark in head..<times.count where Self.anyLaneZero(tagWords, from: mark &* tagStride, newWords, lanes) {
+                    // A lane past the mark's own keys holds 0, and may agree with a new tag by chance.
+                    let shared = (0..<min(keyCounts[mark], places)).contains { place in
+                        Self.tag(newKeys[place]) == UInt16(truncatingIfNeeded: tagWords[mark &* tagStride &+ place / 4] >> (16 * (place % 4)))
+                            && checks[mark * keyStride + place] == Self.check(newKeys[place])
+                    }
+                    guard shared else { continue }
+                    let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
+                    kin.append(EarlierMark(weight: weights[mark],
+                                           likeness: kept.isEmpty || newSketch.isEmpty ? 1 : SketchSimilarity.of(kept, newSketch)))
+                }
             }
             return kin
         }
 
+        /// A key's tag and check are the top 32 bits of it times an odd constant: a bijection,
+        /// whose top bits depend on all of the key's, so small keys are told apart as hashes are.
+        private static func spread(_ key: UInt64) -> UInt64 { key &* 0x9E37_79B9_7F4A_7C15 }
+        private static func tag(_ key: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: spread(key) >> 48) }
+        private static func check(_ key: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: spread(key) >> 32) }
+        private static func kept(_ slot: UInt32) -> UInt16 { UInt16(truncatingIfNeeded: slot) }
+
+        /// For each of `words` tag words, the top bit of each lane that holds one of the first
+        /// `places` places.
+        private static func laneMasks(places: Int, words: Int) -> [UInt64] {
+            (0..<words).map { word in
+                let lanes = min(max(places - word * 4, 0), 4)
+                return (lanes == 4 ? UInt64.max : (1 << (16 * lanes)) &- 1) & 0x8000_8000_8000_8000
+            }
+        }
+
+        /// Whether the mark whose tag words start at `start` agrees with `newWords` in a lane of
+        /// `lanes`. A lane of `tags ^ new` is 0 where they agree; `(x - 1) & ~x` sets a lane's
+        /// top bit when the lane is 0 (a lane above one that is may be set too, but then one below
+        /// it is, so the answer stands).
+        private static func anyLaneZero(_ tagWords: UnsafeBufferPointer<UInt64>, from start: Int, _ newWords: [UInt64],
+                                        _ lanes: [UInt64]) -> Bool {
+            var zeroLanes: UInt64 = 0
+            for word in 0..<lanes.count {
+                let differing = tagWords[start &+ word] ^ newWords[word]
+                zeroLanes |= (differing &- 0x0001_0001_0001_0001) & ~differing & lanes[word]
+            }
+            return zeroLanes != 0
+        }
+
+        /// `keys`' tags packed four to a word, in `stride` words (lanes past the keys 0).
+        private static func tagWords(_ keys: some Collection<UInt64>, stride: Int) -> [UInt64] {
+            var words = [UInt64](repeating: 0, count: stride)
+            for (place, key) in keys.enumerated() { words[place / 4] |= UInt64(tag(key)) << (16 * (place % 4)) }
+            return words
+        }
+
         mutating func add(keys newKeys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
             if newKeys.count > keyStride {
-                keys = Self.restride(keys, from: keyStride, to: newKeys.count, marks: times.count)
-                previous = Self.restride(previous, from: keyStride, to: newKeys.count, marks: times.count)
+                let wider = (newKeys.count + 3) / 4
+                tagWords = Self.restride(tagWords, from: tagStride, to: wider, marks: times.count)
+                checks = Self.restride(checks, from: keyStride, to: newKeys.count, marks: times.count)
                 keyStride = newKeys.count
+                tagStride = wider
             }
             if sketch.count > sketchStride {
                 sketches = Self.restride(sketches, from: sketchStride, to: sketch.count, marks: times.count)
                 sketchStride = sketch.count
             }
-            let serial = nextSerial
-            nextSerial += 1
-            for index in 0..<keyStride {
-                let key = index < newKeys.count ? newKeys[index] : 0
-                keys.append(key)
-                previous.append(index < newKeys.count ? latest.update(serial, forKey: key) ?? 0 : 0)
-            }
+            tagWords.append(contentsOf: Self.tagWords(newKeys, stride: tagStride))
+            for key in newKeys { checks.append(Self.check(key)) }
+            checks.append(contentsOf: repeatElement(0, count: keyStride - newKeys.count))
             keyCounts.append(newKeys.count)
-            sketches.append(contentsOf: sketch)
-            if sketch.count < sketchStride { sketches.append(contentsOf: repeatElement(0, count: sketchStride - sketch.count)) }
+            for slot in sketch { sketches.append(Self.kept(slot)) }
+            sketches.append(contentsOf: repeatElement(0, count: sketchStride - sketch.count))
             sketchCounts.append(sketch.count)
             weights.append(weight)
             times.append(at)
@@ -183,6 +220,7 @@ public final class MemoryRateLedger: RateLedger {
         /// added ones 0). Only when a sender's marks of a rule first carry more keys or a
         /// sketch than before: the first long text after short ones.
         private static func restride<Value: FixedWidthInteger>(_ values: [Value], from old: Int, to new: Int, marks: Int) -> [Value] {
+            guard new > old else { return values }
             var wider: [Value] = []
             wider.reserveCapacity(marks * new)
             for mark in 0..<marks {
@@ -203,14 +241,12 @@ public final class MemoryRateLedger: RateLedger {
         var senders: [SenderKey: SenderMarks] = [:]
         /// Marks held by all of the shard's senders.
         var marks = 0
-        /// Reused by every record under the shard's lock, so a look-up allocates no list of its own.
-        var scratch: [UInt64] = []
     }
 
     /// The most any rule may keep a sender (`RateMark.keep`): four times the largest flood threshold.
     public static let maxMarksPerSender = 400
     public static let maxSenders = 200_000
-    /// Marks held in all (a mark is a few hundred bytes: its keys and sketch).
+    /// Marks held in all (a mark is about 170 bytes: its keys' tags and its sketch).
     public static let maxMarks = 1_000_000
     static let sweepInterval = 10.0
     /// Senders are spread over this many locks, by their id: sends from different users, on
@@ -241,8 +277,7 @@ public final class MemoryRateLedger: RateLedger {
             answers.reserveCapacity(marks.count)
             for mark in marks {
                 // Changed where it is kept: a copy taken out and put back would copy every mark.
-                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()],
-                                               scratch: &state.scratch)
+                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()])
                 answers.append(kin)
                 state.marks += added
             }
@@ -263,9 +298,9 @@ public final class MemoryRateLedger: RateLedger {
     }
 
     /// Returns the mark's kin, and by how many the sender's marks grew (dropped ones counted off).
-    private static func record(_ mark: RateMark, in marks: inout SenderMarks, scratch: inout [UInt64]) -> ([EarlierMark], Int) {
+    private static func record(_ mark: RateMark, in marks: inout SenderMarks) -> ([EarlierMark], Int) {
         let dropped = marks.dropOlder(than: mark.at - mark.window, keeping: min(max(1, mark.keep), maxMarksPerSender) - 1)
-        let kin = marks.kin(of: mark.keys, sketch: mark.sketch, scratch: &scratch)
+        let kin = marks.kin(of: mark.keys, sketch: mark.sketch)
         marks.add(keys: mark.keys, weight: mark.weight, sketch: mark.sketch, at: mark.at)
         marks.lastAt = mark.at
         marks.window = mark.window
