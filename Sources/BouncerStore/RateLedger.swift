@@ -136,21 +136,31 @@ public final class MemoryRateLedger: RateLedger {
             guard !newKeys.isEmpty, head < times.count else { return [] }
             // Keys past the earlier marks' widest have no counterpart.
             let places = min(newKeys.count, keyStride)
-            let newWords = Self.tagWords(newKeys.prefix(places), stride: tagStride)
-            let lanes = Self.laneMasks(places: places, words: tagStride)
-            let newSketch = sketch.map(Self.kept)
             var kin: [EarlierMark] = []
-            tagWords.withUnsafeBufferPointer { tagWords in
-                for mark in head..<times.count where Self.anyLaneZero(tagWords, from: mark &* tagStride, newWords, lanes) {
-                    // A lane past the mark's own keys holds 0, and may agree with a new tag by chance.
-                    let shared = (0..<min(keyCounts[mark], places)).contains { place in
-                        Self.tag(newKeys[place]) == UInt16(truncatingIfNeeded: tagWords[mark &* tagStride &+ place / 4] >> (16 * (place % 4)))
-                            && checks[mark * keyStride + place] == Self.check(newKeys[place])
+            // The new mark's tag words and lane masks, and its sketch as kept: on the stack.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * tagStride) { words in
+                withUnsafeTemporaryAllocation(of: UInt16.self, capacity: sketch.count) { newSketch in
+                    let newWords = UnsafeMutableBufferPointer(rebasing: words[..<tagStride])
+                    let lanes = UnsafeMutableBufferPointer(rebasing: words[tagStride...])
+                    Self.pack(newKeys.prefix(places), into: newWords)
+                    for word in 0..<tagStride {
+                        let count = min(max(places - word * 4, 0), 4)
+                        lanes[word] = (count == 4 ? UInt64.max : (1 << (16 * count)) &- 1) & 0x8000_8000_8000_8000
                     }
-                    guard shared else { continue }
-                    let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
-                    kin.append(EarlierMark(weight: weights[mark],
-                                           likeness: kept.isEmpty || newSketch.isEmpty ? 1 : SketchSimilarity.of(kept, newSketch)))
+                    for slot in 0..<sketch.count { newSketch[slot] = Self.kept(sketch[slot]) }
+                    tagWords.withUnsafeBufferPointer { tagWords in
+                        for mark in head..<times.count where Self.anyLaneZero(tagWords, from: mark &* tagStride, newWords, lanes) {
+                            // A lane past the mark's own keys holds 0, and may agree with a new tag by chance.
+                            let shared = (0..<min(keyCounts[mark], places)).contains { place in
+                                Self.tag(newKeys[place]) == UInt16(truncatingIfNeeded: tagWords[mark &* tagStride &+ place / 4] >> (16 * (place % 4)))
+                                    && checks[mark * keyStride + place] == Self.check(newKeys[place])
+                            }
+                            guard shared else { continue }
+                            let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
+                            kin.append(EarlierMark(weight: weights[mark],
+                                                   likeness: kept.isEmpty || sketch.isEmpty ? 1 : SketchSimilarity.of(kept, newSketch)))
+                        }
+                    }
                 }
             }
             return kin
@@ -163,21 +173,12 @@ public final class MemoryRateLedger: RateLedger {
         private static func check(_ key: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: spread(key) >> 32) }
         private static func kept(_ slot: UInt32) -> UInt16 { UInt16(truncatingIfNeeded: slot) }
 
-        /// For each of `words` tag words, the top bit of each lane that holds one of the first
-        /// `places` places.
-        private static func laneMasks(places: Int, words: Int) -> [UInt64] {
-            (0..<words).map { word in
-                let lanes = min(max(places - word * 4, 0), 4)
-                return (lanes == 4 ? UInt64.max : (1 << (16 * lanes)) &- 1) & 0x8000_8000_8000_8000
-            }
-        }
-
         /// Whether the mark whose tag words start at `start` agrees with `newWords` in a lane of
         /// `lanes`. A lane of `tags ^ new` is 0 where they agree; `(x - 1) & ~x` sets a lane's
         /// top bit when the lane is 0 (a lane above one that is may be set too, but then one below
         /// it is, so the answer stands).
-        private static func anyLaneZero(_ tagWords: UnsafeBufferPointer<UInt64>, from start: Int, _ newWords: [UInt64],
-                                        _ lanes: [UInt64]) -> Bool {
+        private static func anyLaneZero(_ tagWords: UnsafeBufferPointer<UInt64>, from start: Int,
+                                        _ newWords: UnsafeMutableBufferPointer<UInt64>, _ lanes: UnsafeMutableBufferPointer<UInt64>) -> Bool {
             var zeroLanes: UInt64 = 0
             for word in 0..<lanes.count {
                 let differing = tagWords[start &+ word] ^ newWords[word]
@@ -186,11 +187,10 @@ public final class MemoryRateLedger: RateLedger {
             return zeroLanes != 0
         }
 
-        /// `keys`' tags packed four to a word, in `stride` words (lanes past the keys 0).
-        private static func tagWords(_ keys: some Collection<UInt64>, stride: Int) -> [UInt64] {
-            var words = [UInt64](repeating: 0, count: stride)
+        /// Packs `keys`' tags four to a word into `words` (lanes past the keys 0).
+        private static func pack(_ keys: some Collection<UInt64>, into words: UnsafeMutableBufferPointer<UInt64>) {
+            words.initialize(repeating: 0)
             for (place, key) in keys.enumerated() { words[place / 4] |= UInt64(tag(key)) << (16 * (place % 4)) }
-            return words
         }
 
         mutating func add(keys newKeys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
@@ -205,7 +205,9 @@ public final class MemoryRateLedger: RateLedger {
                 sketches = Self.restride(sketches, from: sketchStride, to: sketch.count, marks: times.count)
                 sketchStride = sketch.count
             }
-            tagWords.append(contentsOf: Self.tagWords(newKeys, stride: tagStride))
+            let start = tagWords.count
+            tagWords.append(contentsOf: repeatElement(0, count: tagStride))
+            tagWords.withUnsafeMutableBufferPointer { Self.pack(newKeys, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
             for key in newKeys { checks.append(Self.check(key)) }
             checks.append(contentsOf: repeatElement(0, count: keyStride - newKeys.count))
             keyCounts.append(newKeys.count)
