@@ -30,12 +30,12 @@ enable() {  # enable true|false: the three rate rules
   done
 }
 
-echo "== sends without and with three rate rules, alternating (${BENCH_RUNS:-6} runs each)"
+echo "== sends without and with three rate rules, alternating (${BENCH_RUNS:-8} runs each)"
 # In turns of A B, then B A: the store grows with every run and each run is a little slower than
 # the last, so always measuring the rules second would charge them with that growth. Each turn's
 # two runs are compared with each other, and the judged figure is the median of those ratios: the
 # host's speed drifts over minutes, and a pair of runs next to each other shares its drift.
-for round in $(seq "${BENCH_RUNS:-6}"); do
+for round in $(seq "${BENCH_RUNS:-8}"); do
   if [ $((round % 2)) = 1 ]; then
     enable false; send_run "$port" "$work" without
     enable true; send_run "$port" "$work" with
