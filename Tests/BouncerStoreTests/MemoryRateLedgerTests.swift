@@ -33,6 +33,19 @@ import Testing
         #expect(Self.record(ledger, [Self.mark("a", keys: [9, 2], at: 2)])[0].count == 1)
     }
 
+    @Test("places past the fourth are compared too, and only those both marks have")
+    func placesPastTheFirstWord() {
+        let ledger = MemoryRateLedger()
+        _ = Self.record(ledger, [Self.mark("a", keys: [1, 2, 3, 4, 5, 6], at: 0)])
+        // Only the sixth place agrees.
+        #expect(Self.record(ledger, [Self.mark("a", keys: [11, 12, 13, 14, 15, 6], at: 1)])[0].count == 1)
+        // Five keys: the sixth place, where the first two marks hold 6, is none of this one's.
+        #expect(Self.record(ledger, [Self.mark("a", keys: [21, 22, 23, 24, 25], at: 2)])[0].isEmpty)
+        // Seven keys: the seventh has no counterpart in the earlier marks (their lanes there hold
+        // nothing), and the fifth meets the first mark's.
+        #expect(Self.record(ledger, [Self.mark("a", keys: [31, 32, 33, 34, 5, 36, 0], at: 3)])[0].count == 1)
+    }
+
     @Test("a sender's marks of one rule may carry more keys, and a sketch, than the earlier ones; kin carry their likeness")
     func widens() {
         let ledger = MemoryRateLedger()
