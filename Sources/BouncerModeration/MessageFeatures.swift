@@ -129,7 +129,7 @@ public struct MessageFeatures: Sendable {
     }
 
     /// Eight bytes a step (a multiply and a rotation, so every input bit reaches every state bit
-    /// in time), the last few and the length in one more, then `mix`.
+    /// in time), the last few with the length's low byte in one more, then `mix`.
     static func hash(_ bytes: ArraySlice<UInt8>, seed: UInt64) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         func step(_ word: UInt64) {

@@ -21,7 +21,7 @@ struct RateRules: Sendable {
         guard !applying.isEmpty else { return completion(([], [])) }
         let features = Self.features(text, normalized: normalized, applying)
         let now = Date().timeIntervalSince1970
-        // Most messages are marked for a flood rule alone: one mark, and its kin are the first answer.
+        // At most one mark a rule: room for them all at once.
         var marks: [RateMark] = []
         marks.reserveCapacity(applying.count)
         var marked: [Int] = []  // the index in `applying` of each mark's rule
