@@ -23,6 +23,7 @@ public struct MessageFeatures: Sendable {
     /// 0.99 for near-duplicates (J 0.75) and under 0.03 for texts that share a fifth of their
     /// shingles; a shared band is then confirmed by the whole sketch.
     public static let sketchSize = 48
+    /// Slots a band (its key is made of four).
     static let bandRows = 4
     /// Normalized texts shorter than this are only ever identical to others ("ok", "lol", "gg").
     static let shortestSimilar = 8
@@ -106,10 +107,12 @@ public struct MessageFeatures: Sendable {
             sketch[slot] = sketch[from] &+ UInt32((from - slot + Self.sketchSize) % Self.sketchSize)
         }
         self.sketch = sketch
+        // A band's four slots, two to a word, hashed with where the band starts: two mixes a
+        // band, not one a slot, and the bands' short chains run side by side.
         bands = stride(from: 0, to: Self.sketchSize, by: Self.bandRows).map { start in
-            var key = Self.mix(UInt64(start) &+ 0x51_7CC1_B727_220A)
-            for slot in start..<start + Self.bandRows { key = Self.mix(key ^ UInt64(sketch[slot])) }
-            return key
+            let first = UInt64(sketch[start]) | UInt64(sketch[start + 1]) << 32
+            let second = UInt64(sketch[start + 2]) | UInt64(sketch[start + 3]) << 32
+            return Self.mix(Self.mix(first ^ (UInt64(start) &* 0x51_7CC1_B727_220B)) ^ second)
         }
     }
 

@@ -61,6 +61,14 @@ public protocol RateLedger: Sendable {
     /// earlier marks of the same user and rule within its window that share one of its keys, each
     /// earlier message once. `completion` may run before this returns.
     func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void)
+
+    /// The same, answered at once by a ledger that never waits (one in memory): a send then
+    /// needs no completion made for it. Nil, with nothing recorded, from a ledger that may wait.
+    func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]?
+}
+
+extension RateLedger {
+    public func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]? { nil }
 }
 
 /// The ledger of one instance. Bounded: marks older than their window are dropped as the sender
@@ -86,12 +94,10 @@ public final class MemoryRateLedger: RateLedger {
         private var tagWords: [UInt64] = []
         /// Each key's check (16 more bits), `keyStride` a mark.
         private var checks: [UInt16] = []
-        private var keyCounts: [Int] = []
         /// The low 16 bits of each slot of the sketch, `sketchStride` a mark.
         private var sketches: [UInt16] = []
-        private var sketchCounts: [Int] = []
-        private var weights: [Int] = []
-        private var times: [Double] = []
+        /// The rest of each mark, in one array: a mark adds to three arrays, not one a field.
+        private var facts: [Facts] = []
         private var keyStride = 0
         private var tagStride = 0
         private var sketchStride = 0
@@ -100,31 +106,32 @@ public final class MemoryRateLedger: RateLedger {
         var lastAt: Double = 0
         var window: Double = 0
 
-        var count: Int { times.count - head }
+        private struct Facts {
+            var at: Double
+            var weight: Int
+            var keyCount: UInt32
+            var sketchCount: UInt32
+        }
+
+        var count: Int { facts.count - head }
 
         /// Drops the marks older than `cutoff`, and the oldest past `limit`. Returns how many.
         @discardableResult
         mutating func dropOlder(than cutoff: Double, keeping limit: Int) -> Int {
             let before = head
-            while head < times.count, times[head] < cutoff || count > limit { head += 1 }
+            while head < facts.count, facts[head].at < cutoff || count > limit { head += 1 }
             let dropped = head - before
-            if head == times.count {
+            if head == facts.count {
                 tagWords.removeAll(keepingCapacity: true)
                 checks.removeAll(keepingCapacity: true)
-                keyCounts.removeAll(keepingCapacity: true)
                 sketches.removeAll(keepingCapacity: true)
-                sketchCounts.removeAll(keepingCapacity: true)
-                weights.removeAll(keepingCapacity: true)
-                times.removeAll(keepingCapacity: true)
+                facts.removeAll(keepingCapacity: true)
                 head = 0
-            } else if head >= 64 && head * 2 >= times.count {
+            } else if head >= 64 && head * 2 >= facts.count {
                 tagWords.removeFirst(head * tagStride)
                 checks.removeFirst(head * keyStride)
-                keyCounts.removeFirst(head)
                 sketches.removeFirst(head * sketchStride)
-                sketchCounts.removeFirst(head)
-                weights.removeFirst(head)
-                times.removeFirst(head)
+                facts.removeFirst(head)
                 head = 0
             }
             return dropped
@@ -133,7 +140,7 @@ public final class MemoryRateLedger: RateLedger {
         /// The earlier marks that hold one of `newKeys` in the same place, oldest first, with
         /// their likeness to `sketch`.
         func kin(of newKeys: [UInt64], sketch: [UInt32]) -> [EarlierMark] {
-            guard !newKeys.isEmpty, head < times.count else { return [] }
+            guard !newKeys.isEmpty, head < facts.count else { return [] }
             // Keys past the earlier marks' widest have no counterpart.
             let places = min(newKeys.count, keyStride)
             var kin: [EarlierMark] = []
@@ -149,15 +156,16 @@ public final class MemoryRateLedger: RateLedger {
                     }
                     for slot in 0..<sketch.count { newSketch[slot] = Self.kept(sketch[slot]) }
                     tagWords.withUnsafeBufferPointer { tagWords in
-                        for mark in head..<times.count where Self.anyLaneZero(tagWords, from: mark &* tagStride, newWords, lanes) {
+                        for mark in head..<facts.count where Self.anyLaneZero(tagWords, from: mark &* tagStride, newWords, lanes) {
+                            let facts = facts[mark]
                             // A lane past the mark's own keys holds 0, and may agree with a new tag by chance.
-                            let shared = (0..<min(keyCounts[mark], places)).contains { place in
+                            let shared = (0..<min(Int(facts.keyCount), places)).contains { place in
                                 Self.tag(newKeys[place]) == UInt16(truncatingIfNeeded: tagWords[mark &* tagStride &+ place / 4] >> (16 * (place % 4)))
                                     && checks[mark * keyStride + place] == Self.check(newKeys[place])
                             }
                             guard shared else { continue }
-                            let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + sketchCounts[mark])]
-                            kin.append(EarlierMark(weight: weights[mark],
+                            let kept = sketches[(mark * sketchStride)..<(mark * sketchStride + Int(facts.sketchCount))]
+                            kin.append(EarlierMark(weight: facts.weight,
                                                    likeness: kept.isEmpty || sketch.isEmpty ? 1 : SketchSimilarity.of(kept, newSketch)))
                         }
                     }
@@ -196,26 +204,23 @@ public final class MemoryRateLedger: RateLedger {
         mutating func add(keys newKeys: [UInt64], weight: Int, sketch: [UInt32], at: Double) {
             if newKeys.count > keyStride {
                 let wider = (newKeys.count + 3) / 4
-                tagWords = Self.restride(tagWords, from: tagStride, to: wider, marks: times.count)
-                checks = Self.restride(checks, from: keyStride, to: newKeys.count, marks: times.count)
+                tagWords = Self.restride(tagWords, from: tagStride, to: wider, marks: facts.count)
+                checks = Self.restride(checks, from: keyStride, to: newKeys.count, marks: facts.count)
                 keyStride = newKeys.count
                 tagStride = wider
             }
             if sketch.count > sketchStride {
-                sketches = Self.restride(sketches, from: sketchStride, to: sketch.count, marks: times.count)
+                sketches = Self.restride(sketches, from: sketchStride, to: sketch.count, marks: facts.count)
                 sketchStride = sketch.count
             }
+            // Each array grows once a mark, by its whole stride (an append a value would check
+            // the array's room and owner for every one).
             let start = tagWords.count
             tagWords.append(contentsOf: repeatElement(0, count: tagStride))
             tagWords.withUnsafeMutableBufferPointer { Self.pack(newKeys, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
-            for key in newKeys { checks.append(Self.check(key)) }
-            checks.append(contentsOf: repeatElement(0, count: keyStride - newKeys.count))
-            keyCounts.append(newKeys.count)
-            for slot in sketch { sketches.append(Self.kept(slot)) }
-            sketches.append(contentsOf: repeatElement(0, count: sketchStride - sketch.count))
-            sketchCounts.append(sketch.count)
-            weights.append(weight)
-            times.append(at)
+            checks.append(contentsOf: (0..<keyStride).lazy.map { $0 < newKeys.count ? Self.check(newKeys[$0]) : 0 })
+            sketches.append(contentsOf: (0..<sketchStride).lazy.map { $0 < sketch.count ? Self.kept(sketch[$0]) : 0 })
+            facts.append(Facts(at: at, weight: weight, keyCount: UInt32(newKeys.count), sketchCount: UInt32(sketch.count)))
         }
 
         /// The flat array of `marks` marks of `old` values each, with `new` values each (the
@@ -270,9 +275,15 @@ public final class MemoryRateLedger: RateLedger {
         return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.shardCount))]
     }
 
-    /// One message's marks are one sender's, so they take one lock.
     public func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void) {
-        guard let sender = marks.first?.userID else { return completion([]) }
+        completion(record(marks))
+    }
+
+    public func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]? { record(marks) }
+
+    /// One message's marks are one sender's, so they take one lock.
+    private func record(_ marks: [RateMark]) -> [[EarlierMark]] {
+        guard let sender = marks.first?.userID else { return [] }
         precondition(marks.allSatisfy { $0.userID == sender }, "a message's marks are one sender's")
         let found = shard(sender).withLock { state -> [[EarlierMark]] in
             var answers: [[EarlierMark]] = []
@@ -296,7 +307,7 @@ public final class MemoryRateLedger: RateLedger {
                 for shard in shards { shard.withLock { Self.sweep(&$0, now: now) } }
             }
         }
-        completion(found)
+        return found
     }
 
     /// Returns the mark's kin, and by how many the sender's marks grew (dropped ones counted off).

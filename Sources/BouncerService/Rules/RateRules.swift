@@ -31,9 +31,12 @@ struct RateRules: Sendable {
             marks.append(mark)
             marked.append(index)
         }
-        guard !marks.isEmpty else { return completion(Self.matches(applying, features, text: text) { _ in [] }) }
+        guard !marks.isEmpty else { return completion(Self.matches(applying, features, text: text)) }
+        if let earlier = ledger.recordAtOnce(marks) {
+            return completion(Self.matches(applying, features, text: text, marked: marked, earlier: earlier))
+        }
         ledger.record(marks) { [marked] earlier in
-            completion(Self.matches(applying, features, text: text) { index in marked.firstIndex(of: index).map { earlier[$0] } ?? [] })
+            completion(Self.matches(applying, features, text: text, marked: marked, earlier: earlier))
         }
     }
 
@@ -44,7 +47,7 @@ struct RateRules: Sendable {
                            sender: SenderFacts?) -> Matches {
         let applying = applying(rules, channel: channel, sender: sender)
         guard !applying.isEmpty else { return ([], []) }
-        return matches(applying, features(text, normalized: normalized, applying), text: text) { _ in [] }
+        return matches(applying, features(text, normalized: normalized, applying), text: text)
     }
 
     private static func applying(_ rules: [RuleDefinition], channel: String?, sender: SenderFacts?) -> [RuleDefinition] {
@@ -67,12 +70,14 @@ struct RateRules: Sendable {
         return MessageFeatures(text, normalized: normalized, parts: parts)
     }
 
-    /// The rules that matched, given each one's earlier kin (by its index in `applying`).
+    /// The rules that matched, given the earlier kin of each mark (`earlier[i]`, of the rule at
+    /// `marked[i]` in `applying`).
     private static func matches(_ applying: [RuleDefinition], _ features: MessageFeatures, text: String,
-                                kin: (Int) -> [EarlierMark]) -> Matches {
+                                marked: [Int] = [], earlier: [[EarlierMark]] = []) -> Matches {
         var enforced: [Verdict.RuleMatch] = [], observed: [Verdict.RuleMatch] = []
         for (index, rule) in applying.enumerated() {
-            guard let spans = matched(rule, features, text: text, earlier: kin(index)) else { continue }
+            let kin = marked.firstIndex(of: index).map { earlier[$0] } ?? []
+            guard let spans = matched(rule, features, text: text, earlier: kin) else { continue }
             let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
                                           priority: rule.priority, matched: spans)
             if rule.mode == .enforce { enforced.append(match) } else { observed.append(match) }
