@@ -61,7 +61,8 @@ public struct NormalizedText: Sendable {
             }
             scalarCount = count
         }
-        WordsBuilder.build(from: self, into: &self)
+        // The two arrays it reads, not the whole text: a copy of that would retain every array.
+        WordsBuilder.build(folded: folded, foldedOrigin: foldedOrigin, into: &self)
     }
 
     /// Folds one character (see the type's documentation).

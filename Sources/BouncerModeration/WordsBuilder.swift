@@ -133,8 +133,8 @@ enum WordsBuilder {
         @inline(__always) func end(_ written: Int) -> Int32 { ends[written] }
     }
 
-    static func build(from text: NormalizedText, into result: inout NormalizedText) {
-        if let decoded = MarkupDecoder.decode(text.folded, text.foldedOrigin) {
+    static func build(folded: [UInt8], foldedOrigin: [Int32], into result: inout NormalizedText) {
+        if let decoded = MarkupDecoder.decode(folded, foldedOrigin) {
             decoded.bytes.withUnsafeBufferPointer { bytes in
                 decoded.starts.withUnsafeBufferPointer { starts in
                     decoded.ends.withUnsafeBufferPointer { ends in
@@ -143,8 +143,8 @@ enum WordsBuilder {
                 }
             }
         } else {
-            text.folded.withUnsafeBufferPointer { bytes in
-                text.foldedOrigin.withUnsafeBufferPointer { starts in build(bytes, starts, FoldedOrigins.self, into: &result) }
+            folded.withUnsafeBufferPointer { bytes in
+                foldedOrigin.withUnsafeBufferPointer { starts in build(bytes, starts, FoldedOrigins.self, into: &result) }
             }
         }
     }
