@@ -141,6 +141,7 @@ public struct RuleDefinition: Sendable, Equatable {
 
     /// Whether the rule judges messages from this sender (nil: no particular sender, as for
     /// `moderation/check`, where every rule applies).
+    @inlinable
     public func applies(to sender: SenderFacts?) -> Bool {
         guard let sender else { return true }
         if exemptRoles.contains(sender.role) { return false }

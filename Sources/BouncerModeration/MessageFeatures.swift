@@ -42,12 +42,13 @@ public struct MessageFeatures: Sendable {
     }
 
     public init(_ text: String, parts: Parts = .all) {
-        self.init(text, normalized: nil, parts: parts)
+        self.init(text, normalizedWords: nil, parts: parts)
     }
 
-    /// `normalized`: the text's normalized form when the caller has it already (else it is made
-    /// here, if the likeness is asked for).
-    public init(_ text: String, normalized: NormalizedText?, parts: Parts = .all) {
+    /// `normalizedWords`: the `words` of the text's `NormalizedText` when the caller has it
+    /// already (else it is made here, if the likeness is asked for). Only they are passed, not
+    /// the whole: a copy of that would retain each of its arrays.
+    public init(_ text: String, normalizedWords: [UInt8]?, parts: Parts = .all) {
         // Most messages have no `@` and no `.` or `:`: they are told so by a look at their bytes,
         // before any character is decoded.
         var mayMention = false, mayLink = false
@@ -70,7 +71,7 @@ public struct MessageFeatures: Sendable {
             bands = []
             return
         }
-        let normalized = (normalized ?? NormalizedText(text)).words
+        let normalized = normalizedWords ?? NormalizedText(text).words
         let basis = normalized.isEmpty ? Array(text.lowercased().utf8) : normalized
         fingerprint = Self.hash(basis[...], seed: 0x9E37_79B9_7F4A_7C15)
         guard basis.count >= Self.shortestSimilar else {

@@ -1,15 +1,20 @@
 import BouncerDomain
 
 extension RuleDefinition {
-    /// Whether the rule applies to messages in `channel` (nil: every rule applies).
+    /// Whether the rule applies to messages in `channel` (nil: every rule applies). Inlinable,
+    /// as the next: asked of every rate rule for every message, and a call from another module
+    /// would copy the rule (retaining each of its strings and arrays) to ask it.
+    @inlinable
     public func applies(to channel: String?) -> Bool {
         guard let channel else { return true }
         return channels.contains { ChannelGlob.matches($0, channel) }
     }
 }
 
+@usableFromInline
 enum ChannelGlob {
     /// `*` matches any run of characters; everything else matches itself.
+    @usableFromInline
     static func matches(_ pattern: String, _ channel: String) -> Bool {
         if pattern == "*" { return true }
         guard pattern.utf8.contains(UInt8(ascii: "*")) else { return pattern == channel }

@@ -218,8 +218,15 @@ public final class MemoryRateLedger: RateLedger {
             let start = tagWords.count
             tagWords.append(contentsOf: repeatElement(0, count: tagStride))
             tagWords.withUnsafeMutableBufferPointer { Self.pack(newKeys, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
-            checks.append(contentsOf: (0..<keyStride).lazy.map { $0 < newKeys.count ? Self.check(newKeys[$0]) : 0 })
-            sketches.append(contentsOf: (0..<sketchStride).lazy.map { $0 < sketch.count ? Self.kept(sketch[$0]) : 0 })
+            let checkStart = checks.count, sketchStart = sketches.count
+            checks.append(contentsOf: repeatElement(0, count: keyStride))
+            checks.withUnsafeMutableBufferPointer { checks in
+                for (place, key) in newKeys.enumerated() { checks[checkStart &+ place] = Self.check(key) }
+            }
+            sketches.append(contentsOf: repeatElement(0, count: sketchStride))
+            sketches.withUnsafeMutableBufferPointer { sketches in
+                for (slot, value) in sketch.enumerated() { sketches[sketchStart &+ slot] = Self.kept(value) }
+            }
             facts.append(Facts(at: at, weight: weight, keyCount: UInt32(newKeys.count), sketchCount: UInt32(sketch.count)))
         }
 
@@ -288,9 +295,10 @@ public final class MemoryRateLedger: RateLedger {
         let found = shard(sender).withLock { state -> [[EarlierMark]] in
             var answers: [[EarlierMark]] = []
             answers.reserveCapacity(marks.count)
-            for mark in marks {
+            for index in marks.indices {
                 // Changed where it is kept: a copy taken out and put back would copy every mark.
-                let (kin, added) = Self.record(mark, in: &state.senders[SenderKey(userID: mark.userID, ruleID: mark.ruleID), default: SenderMarks()])
+                let (kin, added) = Self.record(marks, index, in: &state.senders[SenderKey(userID: sender, ruleID: marks[index].ruleID),
+                                                                                 default: SenderMarks()])
                 answers.append(kin)
                 state.marks += added
             }
@@ -311,12 +319,15 @@ public final class MemoryRateLedger: RateLedger {
     }
 
     /// Returns the mark's kin, and by how many the sender's marks grew (dropped ones counted off).
-    private static func record(_ mark: RateMark, in marks: inout SenderMarks) -> ([EarlierMark], Int) {
-        let dropped = marks.dropOlder(than: mark.at - mark.window, keeping: min(max(1, mark.keep), maxMarksPerSender) - 1)
-        let kin = marks.kin(of: mark.keys, sketch: mark.sketch)
-        marks.add(keys: mark.keys, weight: mark.weight, sketch: mark.sketch, at: mark.at)
-        marks.lastAt = mark.at
-        marks.window = mark.window
+    /// `marks[index]` read field by field: a mark taken whole is a copy, its strings and arrays
+    /// retained and released.
+    private static func record(_ marks: [RateMark], _ index: Int, in held: inout SenderMarks) -> ([EarlierMark], Int) {
+        let at = marks[index].at, window = marks[index].window
+        let dropped = held.dropOlder(than: at - window, keeping: min(max(1, marks[index].keep), maxMarksPerSender) - 1)
+        let kin = held.kin(of: marks[index].keys, sketch: marks[index].sketch)
+        held.add(keys: marks[index].keys, weight: marks[index].weight, sketch: marks[index].sketch, at: at)
+        held.lastAt = at
+        held.window = window
         return (kin, 1 - dropped)
     }
 

@@ -171,7 +171,7 @@ let normalizedMessages = messages.map { NormalizedText($0) }
 let likenessRate = medianRate {
     for _ in 0..<100 {
         let at = index % messages.count
-        _ = MessageFeatures(messages[at], normalized: normalizedMessages[at], parts: .likeness)
+        _ = MessageFeatures(messages[at], normalizedWords: normalizedMessages[at].words, parts: .likeness)
         index += 1
     }
     return 100

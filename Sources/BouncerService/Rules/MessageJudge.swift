@@ -47,7 +47,7 @@ final class MessageJudge: Sendable {
         let ruleSet = rules.engine.ruleSet
         guard !ruleSet.rateRules.isEmpty else { return ruleSet.check(text, channel: channel) }
         let normalized = NormalizedText(text)
-        let matches = RateRules.judgeAlone(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: nil)
+        let matches = RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: nil)
         return ruleSet.check(normalized, channel: channel).adding(rules: matches.rules, observed: matches.observed)
     }
 
@@ -73,9 +73,9 @@ final class MessageJudge: Sendable {
                 completion(whole)
             }
             guard records else {
-                return done(RateRules.judgeAlone(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: sender))
+                return done(RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender))
             }
-            rates.judgeSend(text, normalized: normalized, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
+            rates.judgeSend(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
         }
         switch known {
         case .known(let age):

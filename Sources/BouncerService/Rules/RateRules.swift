@@ -13,21 +13,24 @@ struct RateRules: Sendable {
 
     /// The matches of the rate rules that apply to a message sent by `sender` to `channel`,
     /// enforced and observed, which counts toward their windows. `completion` may run before this
-    /// returns (a ledger in memory), or on the ledger's queue. `normalized`: the text's normalized
-    /// form, when the caller made it already.
-    func judgeSend(_ text: String, normalized: NormalizedText?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
+    /// returns (a ledger in memory), or on the ledger's queue. `normalizedWords`: the `words` of the
+    /// text's normalized form, when the caller made it already.
+    func judgeSend(_ text: String, normalizedWords: [UInt8]?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
                    completion: @escaping @Sendable (Matches) -> Void) {
         let applying = Self.applying(rules, channel: channel, sender: sender)
         guard !applying.isEmpty else { return completion(([], [])) }
-        let features = Self.features(text, normalized: normalized, applying)
+        let features = Self.features(text, normalizedWords: normalizedWords, applying)
         let now = Date().timeIntervalSince1970
         // At most one mark a rule: room for them all at once.
         var marks: [RateMark] = []
         marks.reserveCapacity(applying.count)
         var marked: [Int] = []  // the index in `applying` of each mark's rule
         marked.reserveCapacity(applying.count)
-        for (index, rule) in applying.enumerated() {
-            guard let mark = Self.mark(rule, features, userID: sender.userID, at: now) else { continue }
+        // The rules by index, here and below: a rule bound to a name of its own is a copy, each of
+        // its strings and arrays retained and released, for every message.
+        for index in applying.indices {
+            guard let mark = Self.mark(applying[index].params, ruleID: applying[index].id, features, userID: sender.userID, at: now)
+            else { continue }
             marks.append(mark)
             marked.append(index)
         }
@@ -43,31 +46,31 @@ struct RateRules: Sendable {
     /// The matches of the rate rules that apply, judging the text alone, at once: for an edit,
     /// `moderation/check` (no sender: every rule applies) and a dry run. Floods and link windows,
     /// which need the sender's earlier messages, do not match.
-    static func judgeAlone(_ text: String, normalized: NormalizedText? = nil, rules: [RuleDefinition], channel: String?,
+    static func judgeAlone(_ text: String, normalizedWords: [UInt8]? = nil, rules: [RuleDefinition], channel: String?,
                            sender: SenderFacts?) -> Matches {
         let applying = applying(rules, channel: channel, sender: sender)
         guard !applying.isEmpty else { return ([], []) }
-        return matches(applying, features(text, normalized: normalized, applying), text: text)
+        return matches(applying, features(text, normalizedWords: normalizedWords, applying), text: text)
     }
 
     private static func applying(_ rules: [RuleDefinition], channel: String?, sender: SenderFacts?) -> [RuleDefinition] {
-        let applies = { (rule: RuleDefinition) in rule.applies(to: channel) && rule.applies(to: sender) }
         // Most often all apply: the same array then, not a copy of every rule.
-        return rules.allSatisfy(applies) ? rules : rules.filter(applies)
+        if rules.indices.allSatisfy({ rules[$0].applies(to: channel) && rules[$0].applies(to: sender) }) { return rules }
+        return rules.filter { $0.applies(to: channel) && $0.applies(to: sender) }
     }
 
     /// What the applying rules read of the text, and only that.
-    private static func features(_ text: String, normalized: NormalizedText?, _ applying: [RuleDefinition]) -> MessageFeatures {
+    private static func features(_ text: String, normalizedWords: [UInt8]?, _ applying: [RuleDefinition]) -> MessageFeatures {
         var parts: MessageFeatures.Parts = []
-        for rule in applying {
-            switch rule.kind {
+        for index in applying.indices {
+            switch applying[index].kind {
             case .flood: parts.insert(.likeness)
             case .mentions: parts.insert(.mentions)
             case .links: parts.insert(.links)
             default: break
             }
         }
-        return MessageFeatures(text, normalized: normalized, parts: parts)
+        return MessageFeatures(text, normalizedWords: normalizedWords, parts: parts)
     }
 
     /// The rules that matched, given the earlier kin of each mark (`earlier[i]`, of the rule at
@@ -75,9 +78,10 @@ struct RateRules: Sendable {
     private static func matches(_ applying: [RuleDefinition], _ features: MessageFeatures, text: String,
                                 marked: [Int] = [], earlier: [[EarlierMark]] = []) -> Matches {
         var enforced: [Verdict.RuleMatch] = [], observed: [Verdict.RuleMatch] = []
-        for (index, rule) in applying.enumerated() {
+        for index in applying.indices {
             let kin = marked.firstIndex(of: index).map { earlier[$0] } ?? []
-            guard let spans = matched(rule, features, text: text, earlier: kin) else { continue }
+            guard let spans = matched(applying[index].params, features, text: text, earlier: kin) else { continue }
+            let rule = applying[index]
             let match = Verdict.RuleMatch(ruleID: rule.id, name: rule.name, kind: rule.kind, action: rule.action,
                                           priority: rule.priority, matched: spans)
             if rule.mode == .enforce { enforced.append(match) } else { observed.append(match) }
@@ -85,19 +89,19 @@ struct RateRules: Sendable {
         return (enforced, observed)
     }
 
-    /// What `rule` notes of this message for later ones; nil for a rule without a window.
-    private static func mark(_ rule: RuleDefinition, _ features: MessageFeatures, userID: String, at now: Double) -> RateMark? {
-        switch rule.params {
+    /// What a rule with `params` notes of this message for later ones; nil for a rule without a window.
+    private static func mark(_ params: RuleParams?, ruleID: String, _ features: MessageFeatures, userID: String, at now: Double) -> RateMark? {
+        switch params {
         case .flood(let threshold, let window, .identical)?:
-            return RateMark(userID: userID, ruleID: rule.id, keys: [features.fingerprint], weight: 1, sketch: [], at: now,
+            return RateMark(userID: userID, ruleID: ruleID, keys: [features.fingerprint], weight: 1, sketch: [], at: now,
                             window: Double(window), keep: floodMarks(threshold))
         case .flood(let threshold, let window, .similar)?:
             // Identical texts share every band; short ones have none, only their fingerprint.
-            return RateMark(userID: userID, ruleID: rule.id, keys: features.bands.isEmpty ? [features.fingerprint] : features.bands, weight: 1,
+            return RateMark(userID: userID, ruleID: ruleID, keys: features.bands.isEmpty ? [features.fingerprint] : features.bands, weight: 1,
                             sketch: features.sketch, at: now, window: Double(window), keep: floodMarks(threshold))
         case .links(_, let window?)? where !features.links.isEmpty:
             // A message without links adds nothing to the window, and is never caught by it.
-            return RateMark(userID: userID, ruleID: rule.id, keys: [0], weight: features.links.count, sketch: [], at: now,
+            return RateMark(userID: userID, ruleID: ruleID, keys: [0], weight: features.links.count, sketch: [], at: now,
                             window: Double(window))
         default:
             return nil
@@ -109,10 +113,10 @@ struct RateRules: Sendable {
     /// the window goes uncounted, and memory stays in proportion to what the rule asks.
     private static func floodMarks(_ threshold: Int) -> Int { max(64, 4 * threshold) }
 
-    /// Where `rule` matched, or nil when it did not.
-    private static func matched(_ rule: RuleDefinition, _ features: MessageFeatures, text: String,
+    /// Where a rule with `params` matched, or nil when it did not.
+    private static func matched(_ params: RuleParams?, _ features: MessageFeatures, text: String,
                                 earlier: [EarlierMark]) -> [MatchSpan]? {
-        switch rule.params {
+        switch params {
         case .flood(let threshold, _, let similarity)?:
             // A band shared is a candidate; the sketches confirm it (or the text is the same).
             let kin = similarity == .identical ? earlier.count : earlier.count { $0.likeness >= MessageFeatures.similarityThreshold }
