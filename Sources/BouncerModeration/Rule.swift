@@ -2,8 +2,7 @@ import BouncerDomain
 
 extension RuleDefinition {
     /// Whether the rule applies to messages in `channel` (nil: every rule applies). Inlinable,
-    /// as the next: asked of every rate rule for every message, and a call from another module
-    /// would copy the rule (retaining each of its strings and arrays) to ask it.
+    /// as the sender's check is: both are asked of every rate rule for every message.
     @inlinable
     public func applies(to channel: String?) -> Bool {
         guard let channel else { return true }
