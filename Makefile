@@ -48,7 +48,7 @@ run: release
 # The black-box suites of the API, run a third time with each service three instances on one
 # PostgreSQL database, called in turn (the others are about one process: its start, signals,
 # descriptors, counters, log, commands, or a cluster of their own).
-ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests|EventsTests)
+ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|ModerationHoldsTests|ClientDataTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests|EventsTests)
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
@@ -58,7 +58,8 @@ test: deps
 test-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter HTTPServerTests
-	$(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	scripts/json-test-suite.sh >/dev/null
+	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests

@@ -271,11 +271,13 @@ extension SQLStore {
                 [.text(resolution), .text(moderator), .text(now), .text(messageID)])
             let resolved = database.changes
             if removeMessage {
-                try database.execute("UPDATE messages SET state = 'removed', hidden = 0, updated_at = ? WHERE id = ? AND state != 'deleted'",
-                                     [.text(now), .text(messageID)])
+                try database.execute(
+                    "UPDATE messages SET state = 'removed', hidden = 0, removed_by = ?, updated_at = ? WHERE id = ? AND state != 'deleted'",
+                    [.text(moderator), .text(now), .text(messageID)])
             } else {
-                // Reviewed: an auto-hidden message shows again.
-                try database.execute("UPDATE messages SET hidden = 0 WHERE id = ?", [.text(messageID)])
+                // Reviewed: an auto-hidden message shows again, unless its author deleted it
+                // while it was hidden (nobody else saw it, so nobody is shown its tombstone).
+                try database.execute("UPDATE messages SET hidden = 0 WHERE id = ? AND state != 'deleted'", [.text(messageID)])
             }
             try Self.insert(audit, database)
             let result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved)

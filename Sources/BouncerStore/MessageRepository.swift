@@ -22,6 +22,9 @@ public struct StoredMessage: Sendable, Equatable {
     public var sequence: Int64 = 0
     /// Reported by enough users to be hidden from all but its author and moderators, until reviewed.
     public var hidden = false
+    /// The moderator whose review removed it: a person's decision, which its author's edits do
+    /// not undo. Nil when a rule removed it, or nobody did. Set by the store's review only.
+    public var removedBy: String?
 
     public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: MessageState,
                 parentID: String?, custom: String?, moderation: String?, bounceAction: RuleAction?, flagged: Bool, edited: Bool,

@@ -4,7 +4,7 @@ import BouncerDomain
 /// `StoredMessage`, and the flags filed with a message.
 public enum MessageSQL {
     public static let columnList = ["sequence", "id", "channel_id", "user_id", "text", "original_text", "state", "parent_id", "custom",
-                             "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden"]
+                             "moderation", "bounce_action", "flagged", "edited", "created_at", "updated_at", "hidden", "removed_by"]
     public static let columns = columnList.joined(separator: ", ")
 
     public static func read(_ database: some SQLConnection, id: String) throws -> StoredMessage? {
@@ -20,6 +20,7 @@ public enum MessageSQL {
             createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
         message.sequence = row.get("sequence") ?? 0
         message.hidden = row.get("hidden") ?? false
+        message.removedBy = row.get("removed_by")
         return message
     }
 
@@ -110,11 +111,12 @@ extension SQLStore {
                 try database.execute(
                     """
                     UPDATE messages SET text = ?, original_text = ?, state = ?, moderation = ?, bounce_action = ?, flagged = ?,
-                        edited = ?, updated_at = ? WHERE id = ?
+                        edited = ?, updated_at = ?, hidden = ? WHERE id = ?
                     """,
                     [.text(updated.text), updated.originalText.databaseValue, updated.state.databaseValue,
                      updated.moderation.databaseValue, updated.bounceAction.databaseValue,
-                     .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt), .text(id)])
+                     .integer(updated.flagged ? 1 : 0), .integer(updated.edited ? 1 : 0), .text(updated.updatedAt),
+                     .integer(updated.hidden ? 1 : 0), .text(id)])
                 try MessageSQL.insert(flags, database)
                 var result = updated
                 result.sequence = current.sequence

@@ -28,14 +28,14 @@ extension JSONValue: Decodable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+        } else if let value = try? container.decode(Double.self), let number = JSONNumber(value) {
+            self = .number(number)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(JSONObject(try container.decode([String: JSONValue].self)))
         }
     }
 
@@ -84,29 +84,26 @@ enum Primitive {
 
     static func double(_ value: JSONValue, _ path: Path) throws -> Double {
         guard case .number(let number) = value else { throw mismatch(Double.self, value, path()) }
-        return number
+        return number.double
     }
 
     static func float(_ value: JSONValue, _ path: Path) throws -> Float {
         guard case .number(let number) = value else { throw mismatch(Float.self, value, path()) }
-        guard abs(number) <= Double(Float.greatestFiniteMagnitude) else { throw unrepresentable(number, Float.self, path()) }
-        return Float(number)
+        guard abs(number.double) <= Double(Float.greatestFiniteMagnitude) else { throw unrepresentable(number, Float.self, path()) }
+        return Float(number.double)
     }
 
     static func integer<T: FixedWidthInteger>(_ value: JSONValue, _ path: Path) throws -> T {
         guard case .number(let number) = value else { throw mismatch(T.self, value, path()) }
-        guard let integer = T(exactly: number) else { throw unrepresentable(number, T.self, path()) }
+        guard let integer = number.exactly(T.self) else { throw unrepresentable(number, T.self, path()) }
         return integer
     }
 
     /// `JSONDecoder` reports a number that does not fit the type as text that is not valid JSON:
     /// without a coding path, which `Request.decodeJSON` answers `invalid_json`.
-    private static func unrepresentable(_ number: Double, _ type: Any.Type, _ path: [any CodingKey]) -> DecodingError {
-        var text: [UInt8] = []
-        JSONText.appendNumber(number, to: &text)
+    private static func unrepresentable(_ number: JSONNumber, _ type: Any.Type, _ path: [any CodingKey]) -> DecodingError {
         let field = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return .dataCorrupted(.init(codingPath: [], debugDescription:
-            "The number \(String(decoding: text, as: UTF8.self)) at `\(field)` does not fit in \(type)."))
+        return .dataCorrupted(.init(codingPath: [], debugDescription: "The number \(number.text) at `\(field)` does not fit in \(type)."))
     }
 }
 
@@ -167,7 +164,7 @@ extension PrimitiveReading {
 }
 
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let members: [String: JSONValue]
+    let members: JSONObject
     let codingPath: [any CodingKey]
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }

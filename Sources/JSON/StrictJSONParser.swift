@@ -63,7 +63,7 @@ public struct StrictJSONParser {
     private mutating func parseObject(depth: Int) throws(StrictJSONError) -> JSONValue {
         guard depth <= maxDepth else { throw error(StrictJSONError.nestedTooDeeply) }
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -77,7 +77,7 @@ public struct StrictJSONParser {
             skipWhitespace()
             try expect(":")
             skipWhitespace()
-            members[key] = try parseValue(depth: depth)
+            members.insert(key, try parseValue(depth: depth))
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 index += 1
@@ -201,7 +201,9 @@ public struct StrictJSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(StrictJSONError) -> Double {
+    /// A number, kept as its text. One past the double's range (`1e999`) is refused: every
+    /// reader of it (JavaScript's among them) would see infinity.
+    private mutating func parseNumber() throws(StrictJSONError) -> JSONNumber {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, first >= 48 && first <= 57 else { throw error("invalid number") }
@@ -221,9 +223,8 @@ public struct StrictJSONParser {
             guard let byte = current, byte >= 48 && byte <= 57 else { throw error("invalid number") }
             while let byte = current, byte >= 48 && byte <= 57 { index += 1 }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
-            throw error("number out of range")
-        }
-        return value
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw error("number out of range") }
+        return JSONNumber(validText: text)
     }
 }

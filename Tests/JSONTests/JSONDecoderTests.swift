@@ -90,6 +90,16 @@ import Testing
         #expect(value.any == .object(["k": .array([.number(1), .string("two"), .null, .bool(true), .object([:])])]))
     }
 
+    /// Integers past 2^53 are read from their text, not through a double that would round them.
+    @Test func largeIntegersDecodeExactly() throws {
+        struct Big: Decodable, Equatable { var a: Int64; var b: UInt64; var c: Int64 }
+        let text = #"{"a":9007199254740993,"b":18446744073709551615,"c":-9223372036854775808}"#
+        let big = try StrictJSONParser.parse(Array(text.utf8)).decode(Big.self)
+        #expect(big == Big(a: 9_007_199_254_740_993, b: .max, c: .min))
+        #expect(big == (try JSONDecoder().decode(Big.self, from: Data(text.utf8))))
+        #expect(throws: DecodingError.self) { try StrictJSONParser.parse(Array(#"{"a":9223372036854775808,"b":0,"c":0}"#.utf8)).decode(Big.self) }
+    }
+
     @Test(arguments: [
         #"{"a":1,"b":[{"a":2},{"a":"x"}]}"#,   // a type mismatch two levels down
         #"{"a":1,"b":[{"a":2},{"a":null}]}"#,  // null where a value is required

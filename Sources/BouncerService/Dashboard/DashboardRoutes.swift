@@ -56,7 +56,7 @@ struct DashboardRoutes: Sendable {
 
     /// The page for one locale: its language, its direction and its texts filled in.
     static func render(_ choice: Catalog.Choice) -> String {
-        let strings = JSONValue.object(Dictionary(uniqueKeysWithValues: textKeys.map { ($0, JSONValue.string(choice.text($0))) }))
+        let strings = JSONValue.object(JSONObject(Dictionary(uniqueKeysWithValues: textKeys.map { ($0, JSONValue.string(choice.text($0))) })))
         // Inside a <script> element: no text may close it.
         let json = strings.serialized.replacingOccurrences(of: "<", with: "\\u003c")
         let language = choice.tag.split(separator: "-").first.map(String.init) ?? choice.tag

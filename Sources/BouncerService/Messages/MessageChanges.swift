@@ -16,7 +16,16 @@ extension MessagesRoutes {
         }
     }
 
+    /// A ban applies to an edit and a Send Anyway as to a send: a ban refuses them (403), a
+    /// shadow ban keeps what they deliver shadowed. Returns whether the sender is shadow banned.
+    private func checkBan(_ identity: Identity) throws(HTTPError) -> Bool {
+        guard let ban = bans.active(identity.userID) else { return false }
+        guard ban.shadow else { throw HTTPError(.forbidden, code: "user_banned", detail: "You are banned from sending messages.") }
+        return true
+    }
+
     func edit(_ request: Request, _ identity: Identity) async throws -> Response {
+        let shadowBanned = try checkBan(identity)
         let input = try request.decodeJSON(EditInput.self)
         try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
         let id = request.parameter("id")
@@ -25,38 +34,64 @@ extension MessagesRoutes {
         let verdict = await judge.judgeEdit(input.text, channel: channel, identity)
         let outcome = Outcome(verdict, text: input.text)
         let choice = localization.choice(for: request.head)
+        let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
-            guard current.state != .deleted else {
+            switch EditRule(current) {
+            case .refused:
                 throw HTTPError(.conflict, code: "message_deleted", detail: "A deleted message cannot be edited.")
-            }
-            if current.state.isDelivered, let action = verdict.action, action.refusesDelivery {
-                var record = ModerationRecord(verdict: verdict, originalText: input.text, flagged: false)
-                record.observed = nil  // the author's answer: observed rules are for moderators
-                var extensions: [(name: String, json: String)] = [("moderation", record.json)]
-                if action.isBounce, settings.value.bounced_messages_alert_actions_enabled {
-                    extensions.append(("alert", Alert(bounceAction: action, choice: choice).json))
+            case .keepsState:
+                // A moderator's removal holds: the new text is kept, and the old one in the
+                // revisions, for moderators to read; the message stays removed.
+                var updated = current
+                updated.text = input.text
+                updated.originalText = nil
+                updated.edited = true
+                updated.updatedAt = now
+                return .update(updated, keepRevision: true, flags: [])
+            case .judgedAgain(let refusalIsAnError):
+                if refusalIsAnError, let action = verdict.action, action.refusesDelivery {
+                    throw Self.editRefused(verdict, action, text: input.text, choice: choice, alertActionsEnabled: alertActionsEnabled)
                 }
-                throw HTTPError(.unprocessableContent, code: "edit_refused",
-                                detail: "Moderation refused the new text; the message is unchanged.", extensions: extensions)
+                var updated = current
+                updated.text = outcome.text
+                updated.originalText = outcome.originalText
+                updated.state = outcome.state
+                updated.moderation = outcome.moderation
+                updated.bounceAction = outcome.bounceAction
+                // Shadowed stays shadowed (its author must not learn of it by editing), and a
+                // shadow-banned author's edit is shadowed as their sends are.
+                if current.state == .shadowed || shadowBanned, updated.state.isDelivered {
+                    updated.state = .shadowed
+                    updated.moderation = outcome.moderation ?? current.moderation
+                }
+                updated.flagged = current.flagged || outcome.flagRule != nil
+                updated.edited = true
+                updated.updatedAt = now
+                return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
             }
-            var updated = current
-            updated.text = outcome.text
-            updated.originalText = outcome.originalText
-            updated.state = outcome.state
-            updated.moderation = outcome.moderation
-            updated.bounceAction = outcome.bounceAction
-            updated.flagged = current.flagged || outcome.flagRule != nil
-            updated.edited = true
-            updated.updatedAt = now
-            return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageEdited, before: before, after: after) }
         guard result.found, let message = result.message else { throw Self.notFound }
         return try respond(message, to: request, identity)
     }
 
+    /// 422 `edit_refused`: the new text of a message its author believes delivered would be
+    /// bounced or removed, so the message is left as it was. The body carries the verdict.
+    private static func editRefused(_ verdict: Verdict, _ action: RuleAction, text: String, choice: Catalog.Choice,
+                                    alertActionsEnabled: Bool) -> HTTPError {
+        var record = ModerationRecord(verdict: verdict, originalText: text, flagged: false)
+        record.observed = nil  // the author's answer: observed rules are for moderators
+        var extensions: [(name: String, json: String)] = [("moderation", record.json)]
+        if action.isBounce, alertActionsEnabled {
+            extensions.append(("alert", Alert(bounceAction: action, choice: choice).json))
+        }
+        return HTTPError(.unprocessableContent, code: "edit_refused",
+                         detail: "Moderation refused the new text; the message is unchanged.", extensions: extensions)
+    }
+
     func resend(_ request: Request, _ identity: Identity) async throws -> Response {
+        let shadowBanned = try checkBan(identity)
         let id = request.parameter("id")
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
@@ -68,7 +103,7 @@ extension MessagesRoutes {
             updated.updatedAt = now
             switch SendAnyway(bounceAction: current.bounceAction) {
             case .deliverAndFlag:
-                updated.state = .delivered
+                updated.state = shadowBanned ? .shadowed : .delivered
                 updated.flagged = true
                 let ruleID = ModerationRecord.decode(current.moderation)?.rules.first?.id
                 let flag = NewFlag(id: TimeOrderedID.make(), messageID: id, channelID: current.channelID, reporterID: SystemFlag.reporterID,
@@ -92,9 +127,13 @@ extension MessagesRoutes {
         let author = identity.role >= .moderator ? try await store.message(id: request.parameter("id"))?.userID : nil
         let result = try await store.change(request.parameter("id")) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
-            if hard || current.state.isRefused { return .erase }
+            // A bounced message was never sent: its author's Delete takes it back. A removed one
+            // is a moderation record, which moderators (and an appeal) still read: it becomes a
+            // tombstone that nobody else is shown, since nobody else saw the message.
+            if hard || current.state == .bounced { return .erase }
             if current.state == .deleted { return .unchanged }
             var updated = current
+            if current.state == .removed { updated.hidden = true }
             updated.state = .deleted
             updated.updatedAt = now
             return .update(updated, keepRevision: false, flags: [])

@@ -27,6 +27,10 @@ struct MessageJSON: Sendable {
     var notice: String?
     var alert: Alert?
 
+    /// Whether the caller sees the client's `custom` data: a deleted message's tombstone shows
+    /// nobody but moderators what it carried (an attachment's address, say).
+    var showsCustom = true
+
     /// `alertActionsEnabled`: `bounced_messages_alert_actions_enabled`; off, a bounced message
     /// carries its notice but no alert.
     init(_ message: StoredMessage, for identity: Identity, choice: Catalog.Choice, alertActionsEnabled: Bool) {
@@ -36,7 +40,9 @@ struct MessageJSON: Sendable {
         id = message.id
         channel_id = message.channelID
         user_id = message.userID
-        text = message.state == .deleted && !viewer.seesEverything ? "" : message.text
+        let tombstone = message.state == .deleted && !viewer.seesEverything
+        text = tombstone ? "" : message.text
+        showsCustom = !tombstone
         type = state.isRefused ? "error" : state == .deleted ? "deleted" : "regular"
         self.state = state.rawValue
         created_at = message.createdAt
@@ -65,7 +71,7 @@ struct MessageJSON: Sendable {
         JSONText.appendMember(#","updated_at":"#, updated_at, to: &json)
         json.append(contentsOf: (edited ? #","edited":true"# : #","edited":false"#).utf8)
         if let parent_id { JSONText.appendMember(#","parent_id":"#, parent_id, to: &json) }
-        if let storedCustom {
+        if showsCustom, let storedCustom {
             json.append(contentsOf: #","custom":"#.utf8)
             json.append(contentsOf: storedCustom.utf8)
         }

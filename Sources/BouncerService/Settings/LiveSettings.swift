@@ -78,7 +78,7 @@ final class LiveSettings: Sendable {
             throw .badRequest("invalid_json", "The body must be a JSON object of settings.")
         }
         var result = settings
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in object.members.sorted(by: { $0.key < $1.key }) {
             func invalid(_ what: String) -> HTTPError { .badRequest("invalid_field", "`\(key)` must be \(what).") }
             switch (key, value) {
             case ("bounced_messages_alert_actions_enabled", .bool(let flag)):
@@ -95,17 +95,18 @@ final class LiveSettings: Sendable {
                       reasons.allSatisfy(isReason) else { throw invalid("1-50 distinct reasons of 1-32 characters of a-z, 0-9 and _") }
                 result.flag_reasons = reasons
             case ("auto_hide_flag_threshold", .number(let number)):
-                guard let whole = wholeNumber(number), (0...10_000).contains(whole) else { throw invalid("a whole number from 0 to 10000") }
+                guard let whole = wholeNumber(number.double), (0...10_000).contains(whole) else { throw invalid("a whole number from 0 to 10000") }
                 result.auto_hide_flag_threshold = whole
             case ("max_message_length", .number(let number)):
-                guard let whole = wholeNumber(number), (1...Settings.maxMessageLengthLimit).contains(whole) else {
+                guard let whole = wholeNumber(number.double), (1...Settings.maxMessageLengthLimit).contains(whole) else {
                     throw invalid("a whole number from 1 to \(Settings.maxMessageLengthLimit)")
                 }
                 result.max_message_length = whole
             case ("default_locale", .string(let tag)):
                 guard let matched = catalog.match(tag) else { throw invalid("a locale Bouncer has texts for") }
                 result.default_locale = matched
-            case ("send_rate_per_user", .number(let number)):
+            case ("send_rate_per_user", .number(let text)):
+                let number = text.double
                 guard (0...100_000).contains(number) else { throw invalid("a number of messages a second from 0 (off) to 100000") }
                 result.send_rate_per_user = number
             case ("flag_reasons", _): throw invalid("a list of reasons")
