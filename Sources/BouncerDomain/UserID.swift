@@ -1,7 +1,8 @@
-/// User ids: 1-128 characters of `[A-Za-z0-9_.@:|-]`, the characters chat backends use in ids.
+/// User ids: 1-255 characters of `[A-Za-z0-9_.@:|=+-]`, the characters chat backends use in ids
+/// (Matrix's `@localpart:server`, whose localparts may hold `=` and `+`, up to Matrix's 255).
 /// Anything else in a signed token is refused rather than carried into logs and storage.
 public enum UserID {
-    public static let maxLength = 128
+    public static let maxLength = 255
 
     public static func isValid(_ id: String) -> Bool {
         let bytes = id.utf8
@@ -9,7 +10,8 @@ public enum UserID {
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "-"):
+                 UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "-"),
+                 UInt8(ascii: "="), UInt8(ascii: "+"):
                 true
             default:
                 false

@@ -48,6 +48,18 @@ enum ServeCommand {
                    help: "wait before a failed webhook delivery's first retry; each later one waits three times longer (default 5)"),
         OptionSpec(name: "event-heartbeat-seconds", environment: "BOUNCER_EVENT_HEARTBEAT_SECONDS", valueName: "SECONDS",
                    help: "how often an event stream with nothing to send sends a comment line (default 15)"),
+        OptionSpec(name: "matrix-secret", environment: "BOUNCER_MATRIX_SECRET", valueName: "SECRET",
+                   help: "turns on /v1/integrations/matrix for Synapse's synapse-http-antispam module, which sends it as its bearer token"),
+        OptionSpec(name: "matrix-fail-open", environment: "BOUNCER_MATRIX_FAIL_OPEN", valueName: nil,
+                   help: "allow a Matrix message the store cannot take (default: refuse it with 503)"),
+        OptionSpec(name: "matrix-homeserver-url", environment: "BOUNCER_MATRIX_HOMESERVER_URL", valueName: "URL",
+                   help: "the homeserver that moderators' removals and bans go back to (with --matrix-access-token)"),
+        OptionSpec(name: "matrix-access-token", environment: "BOUNCER_MATRIX_ACCESS_TOKEN", valueName: "TOKEN",
+                   help: "a bot account's access token, with the power to redact and ban in the moderated rooms"),
+        OptionSpec(name: "stream-api-key", environment: "BOUNCER_STREAM_API_KEY", valueName: "KEY",
+                   help: "the Stream app's API key (with --stream-api-secret, turns on /v1/integrations/stream/before-message-send)"),
+        OptionSpec(name: "stream-api-secret", environment: "BOUNCER_STREAM_API_SECRET", valueName: "SECRET",
+                   help: "the Stream app's API secret, which signs its hook requests"),
         OptionSpec(name: "help", environment: nil, valueName: nil, help: "show this help"),
     ]
 
@@ -93,6 +105,23 @@ enum ServeCommand {
         if let seconds = try parsed.int("event-heartbeat-seconds", in: 1...300) { configuration.eventHeartbeat = .seconds(seconds) }
         configuration.webhookAllowPrivate = parsed.flags.contains("webhook-allow-private")
         if let seconds = try parsed.int("webhook-retry-seconds", in: 1...3600) { configuration.webhookFirstRetry = .seconds(seconds) }
+        configuration.integrations.matrixSecret = parsed.values["matrix-secret"]
+        configuration.integrations.matrixFailOpen = parsed.flags.contains("matrix-fail-open")
+        configuration.integrations.matrixHomeserverURL = parsed.values["matrix-homeserver-url"]
+        configuration.integrations.matrixAccessToken = parsed.values["matrix-access-token"]
+        if let url = configuration.integrations.matrixHomeserverURL, !url.isEmpty {
+            guard let parsedURL = URL(string: url), ["http", "https"].contains(parsedURL.scheme ?? ""), parsedURL.host != nil else {
+                throw UsageError(description: "--matrix-homeserver-url must be an http or https URL, not \(url)")
+            }
+            guard !(configuration.integrations.matrixAccessToken ?? "").isEmpty else {
+                throw UsageError(description: "--matrix-homeserver-url needs --matrix-access-token (a bot account's token)")
+            }
+        }
+        configuration.integrations.streamAPIKey = parsed.values["stream-api-key"]
+        configuration.integrations.streamAPISecret = parsed.values["stream-api-secret"]
+        if (configuration.integrations.streamAPIKey ?? "").isEmpty != (configuration.integrations.streamAPISecret ?? "").isEmpty {
+            throw UsageError(description: "--stream-api-key and --stream-api-secret go together")
+        }
         return configuration
     }
 

@@ -28,7 +28,7 @@ enum TokenCommand {
         guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
         guard let user = parsed.values["user"] else { throw UsageError(description: "--user is required") }
         guard UserID.isValid(user) else {
-            throw UsageError(description: "--user must be 1-\(UserID.maxLength) characters of A-Z a-z 0-9 _ . @ : | -")
+            throw UsageError(description: "--user must be 1-\(UserID.maxLength) characters of A-Z a-z 0-9 _ . @ : | = + -")
         }
         let roleName = parsed.values["role"] ?? "user"
         guard let role = Role(rawValue: roleName) else { throw UsageError(description: "--role must be user, moderator or admin, not \(roleName)") }

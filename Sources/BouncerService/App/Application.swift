@@ -113,7 +113,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger), eventFeed: eventFeed,
                             webhookAllowPrivate: configuration.webhookAllowPrivate,
                             sendLimiter: sendLimiter, availability: availability,
-                            backupDirectory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("backups").path)
+                            backupDirectory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("backups").path,
+                            integrations: configuration.integrations, logger: logger)
     let events = ServerEvents(
         requestCompleted: { entry in
             metrics.requestCompleted(route: entry.route ?? "unmatched", method: entry.method, status: entry.status,
@@ -125,7 +126,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         })
     let server = HTTPServer(
         configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
-        router: routes.router, problemRenderer: LocalizedProblemRenderer(localization: localization, availability: availability), events: events)
+        router: routes.router,
+        problemRenderer: IntegrationProblemRenderer(base: LocalizedProblemRenderer(localization: localization, availability: availability)),
+        events: events)
     metrics.gauge("bouncer_open_connections", "Client connections open now.") { Double(server.openConnections) }
     // Instances sharing a store are level when these agree.
     metrics.gauge("bouncer_rules_version", "Version of the rules in force here (advanced by each change).") { Double(rules.version) }
@@ -137,7 +140,12 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
     var webhookLimits = WebhookDispatcher.Limits()
     webhookLimits.firstRetry = configuration.webhookFirstRetry
-    let webhooks = WebhookDispatcher(repository: store, sender: WebhookSender(allowPrivate: configuration.webhookAllowPrivate),
+    let integrations = configuration.integrations
+    let matrix = integrations.matrixFeedbackEnabled
+        ? MatrixHomeserver(baseURL: integrations.matrixHomeserverURL!, accessToken: integrations.matrixAccessToken!, rooms: store, metrics: metrics)
+        : nil
+    try await MatrixHomeserver.ensureWebhook(store, homeserver: matrix?.baseURL)
+    let webhooks = WebhookDispatcher(repository: store, sender: WebhookSender(allowPrivate: configuration.webhookAllowPrivate), matrix: matrix,
                                      limits: webhookLimits, logger: logger, metrics: metrics)
     metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
@@ -190,7 +198,8 @@ private func describe(_ source: SigningSecret.Source) -> String {
 func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge? = nil, settings: LiveSettings, bans: BanList,
                 metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil,
                 webhookAllowPrivate: Bool = false, sendLimiter: RateLimiter,
-                availability: StoreAvailability? = nil, backupDirectory: String = "data/backups") -> Routes {
+                availability: StoreAvailability? = nil, backupDirectory: String = "data/backups",
+                integrations: Integrations = Integrations(), logger: Logger? = nil) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
     let judge = judge ?? MessageJudge(rules: rules, store: store, metrics: metrics, logger: authenticator.logger)
@@ -203,8 +212,14 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     DryRunRoutes(runner: DryRunner(rules: rules, history: store, sendsSoFar: { judge.messagesJudged }, logger: authenticator.logger))
         .register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
-    MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit, metrics: metrics)
-        .register(in: &routes)
+    let messages = MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit,
+                                  metrics: metrics)
+    messages.register(in: &routes)
+    MatrixRoutes(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
+                 sharedSendRates: store.sharedSendRates, localization: localization,
+                 rooms: MatrixRooms(repository: store, logger: logger ?? authenticator.logger), metrics: metrics).register(in: &routes)
+    StreamRoutes(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates,
+                 localization: localization, metrics: metrics).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)

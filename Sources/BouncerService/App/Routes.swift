@@ -12,11 +12,15 @@ public enum Access: Sendable, Equatable, CustomStringConvertible {
     case anyone
     /// A valid token of at least this role.
     case role(Role)
+    /// A chat server's shared secret, checked by its integration (Matrix's bearer secret,
+    /// Stream's body signature): no Bouncer token.
+    case integration
 
     public var description: String {
         switch self {
         case .anyone: "anyone"
         case .role(let role): role.rawValue
+        case .integration: "integration"
         }
     }
 
@@ -60,6 +64,23 @@ struct Routes {
     mutating func open(_ method: String, _ path: String, _ handler: Handler) {
         router.add(method, path, handler)
         table.append(Entry(method: method, path: path, access: .anyone))
+    }
+
+    /// A chat server's route: its handler checks the server's own secret.
+    mutating func integration(_ method: String, _ path: String, _ handler: Handler) {
+        router.add(method, path, handler)
+        table.append(Entry(method: method, path: path, access: .integration))
+    }
+
+    /// Spends one of `userID`'s send tokens, here and (when instances share the store) in the
+    /// shared buckets: `nil` when allowed, else the seconds until one is back. For senders that
+    /// come with no token of Bouncer's (the integrations).
+    static func takeSendToken(_ userID: String, _ limiter: RateLimiter, _ shared: (any SharedSendRates)?) async -> Int? {
+        if case .limited(let retryAfter) = limiter.take(userID) { return retryAfter }
+        if let shared, limiter.rate > 0, case .limited(let retryAfter) = await shared.take(userID, rate: limiter.rate, burst: limiter.burst) {
+            return retryAfter
+        }
+        return nil
     }
 
     /// Checks the caller's token, role and (with `limitedAsSend`) send rate: the one place

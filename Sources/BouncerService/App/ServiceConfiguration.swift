@@ -39,6 +39,10 @@ public struct ServiceConfiguration: Sendable {
     /// The wait before a failed webhook delivery's first retry (each later one waits three times longer).
     public var webhookFirstRetry: Duration = .seconds(5)
 
+    /// Matrix homeservers (Synapse's `synapse-http-antispam` module) and Stream's Before Message
+    /// Send hook: see `Integrations`.
+    public var integrations = Integrations()
+
     public init() {}
 
     /// The token secret as configured, generated into the data directory when none is.
@@ -50,4 +54,24 @@ public struct ServiceConfiguration: Sendable {
     public var storePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("bouncer.sqlite3").path
     }
+}
+
+/// The chat servers Bouncer moderates for: each is on when its secrets are set.
+public struct Integrations: Sendable {
+    /// The bearer secret Synapse's module sends (`--matrix-secret`); nil: the Matrix routes are 404.
+    public var matrixSecret: String?
+    /// Answer 200 (allow) instead of 503 when the store cannot take a Matrix message.
+    public var matrixFailOpen = false
+    /// Where decisions go back to (`--matrix-homeserver-url`), with a bot account's token.
+    public var matrixHomeserverURL: String?
+    public var matrixAccessToken: String?
+    /// Stream's app key and secret; without the secret the Stream route is 404.
+    public var streamAPIKey: String?
+    public var streamAPISecret: String?
+
+    public init() {}
+
+    var matrixEnabled: Bool { !(matrixSecret ?? "").isEmpty }
+    var matrixFeedbackEnabled: Bool { !(matrixHomeserverURL ?? "").isEmpty && !(matrixAccessToken ?? "").isEmpty }
+    var streamEnabled: Bool { !(streamAPISecret ?? "").isEmpty && !(streamAPIKey ?? "").isEmpty }
 }

@@ -18,22 +18,28 @@ extension MessagesRoutes {
 
     /// A ban applies to an edit and a Send Anyway as to a send: a ban refuses them (403), a
     /// shadow ban keeps what they deliver shadowed. Returns whether the sender is shadow banned.
-    private func checkBan(_ identity: Identity) throws(HTTPError) -> Bool {
+    func checkBan(_ identity: Identity) throws(HTTPError) -> Bool {
         guard let ban = bans.active(identity.userID) else { return false }
-        guard ban.shadow else { throw HTTPError(.forbidden, code: "user_banned", detail: "You are banned from sending messages.") }
+        guard ban.shadow else { throw Self.userBanned }
         return true
     }
 
     func edit(_ request: Request, _ identity: Identity) async throws -> Response {
         let shadowBanned = try checkBan(identity)
         let input = try request.decodeJSON(EditInput.self)
-        try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
-        let id = request.parameter("id")
+        let message = try await edit(request.parameter("id"), to: input.text, identity, shadowBanned: shadowBanned,
+                                     choice: localization.choice(for: request.head))
+        return try respond(message, to: request, identity)
+    }
+
+    /// Edits message `id` to `text` as `identity`, by the rules `EditRule` sets out; returns the
+    /// message as the edit left it. The API's edit and a Matrix `m.replace` both come here.
+    func edit(_ id: String, to text: String, _ identity: Identity, shadowBanned: Bool, choice: Catalog.Choice) async throws -> StoredMessage {
+        try MessageText.validate(text, maxLength: settings.value.max_message_length)
         let existing = try await store.message(id: id)
         let channel = existing?.channelID
-        let verdict = await judge.judgeEdit(input.text, channel: channel, identity)
-        let outcome = Outcome(verdict, text: input.text)
-        let choice = localization.choice(for: request.head)
+        let verdict = await judge.judgeEdit(text, channel: channel, identity)
+        let outcome = Outcome(verdict, text: text)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
@@ -45,14 +51,14 @@ extension MessagesRoutes {
                 // A moderator's removal holds: the new text is kept, and the old one in the
                 // revisions, for moderators to read; the message stays removed.
                 var updated = current
-                updated.text = input.text
+                updated.text = text
                 updated.originalText = nil
                 updated.edited = true
                 updated.updatedAt = now
                 return .update(updated, keepRevision: true, flags: [])
             case .judgedAgain(let refusalIsAnError):
                 if refusalIsAnError, let action = verdict.action, action.refusesDelivery {
-                    throw Self.editRefused(verdict, action, text: input.text, choice: choice, alertActionsEnabled: alertActionsEnabled)
+                    throw Self.editRefused(verdict, action, text: text, choice: choice, alertActionsEnabled: alertActionsEnabled)
                 }
                 var updated = current
                 updated.text = outcome.text
@@ -73,7 +79,7 @@ extension MessagesRoutes {
             }
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageEdited, before: before, after: after) }
         guard result.found, let message = result.message else { throw Self.notFound }
-        return try respond(message, to: request, identity)
+        return message
     }
 
     /// 422 `edit_refused`: the new text of a message its author believes delivered would be
@@ -123,9 +129,16 @@ extension MessagesRoutes {
     func delete(_ request: Request, _ identity: Identity) async throws -> Response {
         let hard = try QueryValues.bool(request, "hard") ?? false
         if hard { try Access.require(.admin, identity) }
+        try await delete(request.parameter("id"), identity, hard: hard)
+        return Response(status: .noContent)
+    }
+
+    /// Deletes message `id` as `identity` (its author, or a moderator; `hard` erases it, for
+    /// admins): the API's delete and a Matrix redaction both come here.
+    func delete(_ id: String, _ identity: Identity, hard: Bool = false) async throws {
         let now = Timestamp.now()
-        let author = identity.role >= .moderator ? try await store.message(id: request.parameter("id"))?.userID : nil
-        let result = try await store.change(request.parameter("id")) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+        let author = identity.role >= .moderator ? try await store.message(id: id)?.userID : nil
+        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
             // A bounced message was never sent: its author's Delete takes it back. A removed one
             // is a moderation record, which moderators (and an appeal) still read: it becomes a
@@ -140,9 +153,7 @@ extension MessagesRoutes {
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageDeleted, before: before, after: after) }
         guard result.found else { throw Self.notFound }
         if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
-            try await audit.record(identity, "message.delete", "message", request.parameter("id"),
-                                   details: ["hard": String(hard), "author_id": author ?? ""])
+            try await audit.record(identity, "message.delete", "message", id, details: ["hard": String(hard), "author_id": author ?? ""])
         }
-        return Response(status: .noContent)
     }
 }

@@ -6,46 +6,37 @@ import BouncerStore
 import Foundation
 import HTTPServer
 
+/// A message to moderate and store, whoever brings it: the API's send, a Matrix homeserver's
+/// event, Stream's hook. Its id and channel are checked by the door it came through.
+struct Submission: Sendable {
+    var text: String
+    var channelID: String
+    var id: String?
+    var parentID: String?
+    /// `custom` as JSON text.
+    var custom: String?
+}
+
+/// What became of a submission: the store's outcome and the verdict that decided it.
+struct Submitted: Sendable {
+    var outcome: SendOutcome
+    var verdict: Verdict
+}
+
 /// Sending: moderation on the connection's queue, the write in the next group commit.
 extension MessagesRoutes {
+    static let userBanned = HTTPError(.forbidden, code: "user_banned", detail: "You are banned from sending messages.")
+
     /// Checks and moderates on the connection's queue, writes in the next group commit, and
     /// answers from the connection's queue once that is committed: no task, no extra hops.
     func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
         let ban = bans.active(identity.userID)
-        if let ban, !ban.shadow {
-            throw HTTPError(.forbidden, code: "user_banned", detail: "You are banned from sending messages.")
-        }
+        if let ban, !ban.shadow { throw Self.userBanned }
         let channelID = try Self.channelID(request)
         let input = try SendInput(request)
-        try MessageText.validate(input.text, maxLength: settings.value.max_message_length)
         if let id = input.id { try Self.validateMessageID(id, field: "id") }
         if let parent = input.parentID { try Self.validateMessageID(parent, field: "parent_id") }
-        let custom = input.custom
-        if let custom, custom.utf8.count > Self.maxCustomBytes {
-            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
-        }
-        judge.judgeSend(input.text, channel: channelID, identity) { verdict in
-            self.write(verdict, input, custom: custom, channelID: channelID, shadowBanned: ban != nil, request, identity, responder)
-        }
-    }
-
-    /// Writes a judged message in the next group commit, and answers once that is committed.
-    private func write(_ verdict: Verdict, _ input: SendInput, custom: String?, channelID: String, shadowBanned: Bool,
-                       _ request: Request, _ identity: Identity, _ responder: Responder) {
-        metrics.add("bouncer_messages_total", label: verdict.action?.rawValue ?? "none")
-        var outcome = Outcome(verdict, text: input.text)
-        if shadowBanned {
-            // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
-            outcome.state = .shadowed
-            outcome.bounceAction = nil
-        }
-        let now = Timestamp.now()
-        let id = input.id ?? TimeOrderedID.make()
-        let message = StoredMessage(id: id, channelID: channelID, userID: identity.userID, text: outcome.text,
-                                    originalText: outcome.originalText, state: outcome.state, parentID: input.parentID,
-                                    custom: custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
-                                    flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
-        let sender = identity.viewer
+        let submission = Submission(text: input.text, channelID: channelID, id: input.id, parentID: input.parentID, custom: input.custom)
         // Made here, so that the store's writer, which calls back once the write is committed,
         // only hands the outcome over instead of copying the request and routes again.
         let answer: @Sendable (SendOutcome) throws -> Response = { outcome in
@@ -62,9 +53,47 @@ extension MessagesRoutes {
                                 detail: "`parent_id` is not a message of this channel.")
             }
         }
+        try submit(submission, identity, ban: ban) { result in
+            responder.respond { try answer(result.get().outcome) }
+        }
+    }
+
+    /// Moderates `submission` from `identity` and stores it in the next group commit, then calls
+    /// `completion` (on the store's thread). `ban` is the sender's ban in force, which the caller
+    /// looked up: a ban is refused here (403 `user_banned`), a shadow ban stores the message
+    /// shadowed.
+    func submit(_ submission: Submission, _ identity: Identity, ban: StoredBan?,
+                completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) throws(HTTPError) {
+        if let ban, !ban.shadow { throw Self.userBanned }
+        try MessageText.validate(submission.text, maxLength: settings.value.max_message_length)
+        if let custom = submission.custom, custom.utf8.count > Self.maxCustomBytes {
+            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
+        }
+        judge.judgeSend(submission.text, channel: submission.channelID, identity) { verdict in
+            self.write(verdict, submission, shadowBanned: ban != nil, identity, completion)
+        }
+    }
+
+    /// Writes a judged message in the next group commit, and calls back once that is committed.
+    private func write(_ verdict: Verdict, _ submission: Submission, shadowBanned: Bool, _ identity: Identity,
+                       _ completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) {
+        metrics.add("bouncer_messages_total", label: verdict.action?.rawValue ?? "none")
+        var outcome = Outcome(verdict, text: submission.text)
+        if shadowBanned {
+            // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
+            outcome.state = .shadowed
+            outcome.bounceAction = nil
+        }
+        let now = Timestamp.now()
+        let id = submission.id ?? TimeOrderedID.make()
+        let channelID = submission.channelID
+        let message = StoredMessage(id: id, channelID: channelID, userID: identity.userID, text: outcome.text,
+                                    originalText: outcome.originalText, state: outcome.state, parentID: submission.parentID,
+                                    custom: submission.custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
+                                    flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
         let flags = outcome.systemFlags(messageID: id, channelID: channelID, now: now)
-        store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: sender) { result in
-            responder.respond { try answer(result.get()) }
+        store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: identity.viewer) { result in
+            completion(result.map { Submitted(outcome: $0, verdict: verdict) })
         }
     }
 }

@@ -225,6 +225,14 @@ extension Metrics {
         metrics.declare("bouncer_rules_database_bytes", .gauge, "Size of the compiled rule databases in force.")
         metrics.declare("bouncer_webhook_attempts_total", .counter, "Webhook delivery attempts, by outcome (delivered, failed).",
                         labels: ["outcome"])
+        metrics.declare("bouncer_matrix_callbacks_total", .counter,
+                        "Matrix spam-checker callbacks answered, by what they were (message, edit, redaction, encrypted, other, user_action, unmoderated) and the answer (allowed, refused, unavailable).",
+                        labels: ["kind", "answer"])
+        metrics.declare("bouncer_matrix_homeserver_calls_total", .counter,
+                        "Calls to the Matrix homeserver that carry decisions back (redact, ban, unban), by outcome (done, failed).",
+                        labels: ["call", "outcome"])
+        metrics.declare("bouncer_stream_hooks_total", .counter,
+                        "Stream Before Message Send hooks answered, by what the message became (unchanged, masked, error).", labels: ["answer"])
         return metrics
     }
 }

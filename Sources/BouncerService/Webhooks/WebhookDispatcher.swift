@@ -23,6 +23,8 @@ final class WebhookDispatcher: Sendable {
 
     private let repository: any WebhookRepository
     private let sender: WebhookSender
+    /// Where the `matrix:` webhook's deliveries go, when a homeserver is configured.
+    private let matrix: MatrixHomeserver?
     private let limits: Limits
     private let logger: Logger
     private let metrics: Metrics
@@ -31,9 +33,11 @@ final class WebhookDispatcher: Sendable {
     private let slots: AsyncSlots
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    init(repository: any WebhookRepository, sender: WebhookSender, limits: Limits = Limits(), logger: Logger, metrics: Metrics) {
+    init(repository: any WebhookRepository, sender: WebhookSender, matrix: MatrixHomeserver? = nil, limits: Limits = Limits(),
+         logger: Logger, metrics: Metrics) {
         self.repository = repository
         self.sender = sender
+        self.matrix = matrix
         self.limits = limits
         self.logger = logger
         self.metrics = metrics
@@ -50,6 +54,7 @@ final class WebhookDispatcher: Sendable {
     func stop() {
         task.withLock { $0?.cancel() }
         sender.close()
+        matrix?.close()
     }
 
     var deliveriesInFlight: Int { inFlight.withLock { $0.values.reduce(0, +) } }
@@ -192,7 +197,10 @@ final class WebhookDispatcher: Sendable {
     /// One attempt, and what follows from it.
     private func attempt(_ delivery: WebhookDelivery, to hook: StoredWebhook) async -> DeliveryResult {
         let outcome: WebhookSender.Outcome
-        if let url = URL(string: hook.url) {
+        if hook.url.hasPrefix(MatrixHomeserver.scheme) {
+            // The homeserver as configured, never the row's URL: the bot's token goes nowhere else.
+            outcome = await matrix?.deliver(delivery) ?? WebhookSender.Outcome(status: nil, error: "no Matrix homeserver is configured")
+        } else if let url = URL(string: hook.url) {
             let timestamp = Int(Date().timeIntervalSince1970)
             let body = Array(delivery.payload.utf8)
             var headers = ["Content-Type": "application/json", "User-Agent": "Bouncer-Webhooks/\(BouncerVersion.current)",

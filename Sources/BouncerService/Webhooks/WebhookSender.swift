@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 import Locking
 
-/// POSTs deliveries over HTTP(S) with libcurl, each on one of a fixed set of threads (a blocking
+/// POSTs deliveries (and PUTs the Matrix homeserver's redactions) over HTTP(S) with libcurl, each on one of a fixed set of threads (a blocking
 /// transfer holds its thread, never one of the service's shared ones). An attempt is bounded in
 /// time (`timeout`, connecting included); at most `maxResponseBytes` of a response body are
 /// read (only the status counts); redirects are not followed (a receiver's 3xx is an answer like
@@ -19,6 +19,7 @@ final class WebhookSender: Sendable {
     }
 
     private struct Job {
+        var method: String
         var url: String
         var headers: [String: String]
         var body: [UInt8]
@@ -53,10 +54,15 @@ final class WebhookSender: Sendable {
     }
 
     func post(_ url: URL, headers: [String: String], body: [UInt8]) async -> Outcome {
+        await send("POST", url, headers: headers, body: body)
+    }
+
+    /// A request of `method` (POST or PUT) with `body`.
+    func send(_ method: String, _ url: URL, headers: [String: String], body: [UInt8]) async -> Outcome {
         await withCheckedContinuation { continuation in
             let accepted = queue.withLock { queue -> Bool in
                 guard !queue.closed else { return false }
-                queue.jobs.append(Job(url: url.absoluteString, headers: headers, body: body) { continuation.resume(returning: $0) })
+                queue.jobs.append(Job(method: method, url: url.absoluteString, headers: headers, body: body) { continuation.resume(returning: $0) })
                 return true
             }
             if accepted {
@@ -125,7 +131,11 @@ final class WebhookSender: Sendable {
                 bouncer_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
                 bouncer_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
                 bouncer_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+                // No proxy: libcurl would otherwise take one from `http_proxy` and its kin in the
+                // environment, and deliver through a host the address check above never sees.
+                bouncer_curl_set_string(handle, CURLOPT_PROXY, "")
                 bouncer_curl_set_long(handle, CURLOPT_POST, 1)
+                if job.method != "POST" { bouncer_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, job.method) }
                 bouncer_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
                 bouncer_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
                 bouncer_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)

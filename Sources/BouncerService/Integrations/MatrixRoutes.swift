@@ -1,0 +1,250 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import Foundation
+import HTTPServer
+import JSON
+
+/// `/v1/integrations/matrix/{callback}`: Bouncer as the spam checker of a Matrix homeserver,
+/// through Synapse's `synapse-http-antispam` module. A message is judged as a send to its room
+/// would be (rules, rate rules, bans, send rates, events, statistics, the review queue) and
+/// stored under its event id; an edit as an edit; a redaction as a delete. Any 2xx allows; a
+/// refusal carries only Matrix's fields (`errcode`, `error`, `retry_after_ms`), which the module
+/// hands to Synapse as they are: any other field (a problem's `code`) makes Synapse fail while
+/// answering its client.
+struct MatrixRoutes: Sendable {
+    let integrations: Integrations
+    let messages: MessagesRoutes
+    let bans: BanList
+    let sendLimiter: RateLimiter
+    let sharedSendRates: (any SharedSendRates)?
+    let localization: Localization
+    let rooms: MatrixRooms
+    let metrics: Metrics
+
+    static let pathPrefix = "/v1/integrations/matrix/"
+    /// Events nest their content; a client may nest more than an API body does.
+    static let maxDepth = 64
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.integration("POST", "/v1/integrations/matrix/{callback}", .async { request in try await handlers.answer(request) })
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
+        guard let secret = integrations.matrixSecret, !secret.isEmpty else {
+            throw HTTPError.notFound("integration_not_configured", "The Matrix integration is not configured (--matrix-secret).")
+        }
+        try Self.authenticate(request, secret: secret)
+        try request.checkJSONBody(checkingDepth: false)
+        let body: JSONValue
+        do {
+            body = try StrictJSONParser.parse(request.body, maxDepth: Self.maxDepth)
+        } catch {
+            throw HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+        let callback = try MatrixCallback(name: request.parameter("callback"), body: body)
+        let choice = localization.choice(for: request.head)
+        let (kind, response): (String, Response)
+        switch callback {
+        case .ping(let id):
+            var json: [UInt8] = []
+            JSONText.appendMember(#"{"id":"#, id, to: &json)
+            json.append(contentsOf: #","status":"ok"}"#.utf8)
+            return .json(.ok, json)
+        case .unmoderated:
+            (kind, response) = ("unmoderated", Self.allowed)
+        case .otherEvent(let eventKind):
+            (kind, response) = (eventKind, Self.allowed)
+        case .userAction(let user):
+            (kind, response) = ("user_action", isBanned(user) ? Self.banned(choice) : Self.allowed)
+        case .message(let message):
+            (kind, response) = ("message", try await moderate(message, choice))
+        case .edit(let message, let replaces):
+            (kind, response) = ("edit", try await edit(message, replacing: replaces, choice))
+        case .redaction(let sender, let redacts):
+            (kind, response) = ("redaction", try await redact(redacts, by: sender))
+        }
+        let answer = response.status.code < 300 ? "allowed" : response.status.code == 503 ? "unavailable" : "refused"
+        metrics.add("bouncer_matrix_callbacks_total", [kind, answer])
+        return response
+    }
+
+    /// The module's `Authorization: Bearer <secret>`, compared in constant time.
+    private static func authenticate(_ request: Request, secret: String) throws(HTTPError) {
+        let presented = request.headers["authorization"].flatMap { header -> String? in
+            guard header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+            return String(header.dropFirst(7))
+        }
+        guard let presented, HMACSHA256.constantTimeEqual(Array(presented.utf8), Array(secret.utf8)) else {
+            throw HTTPError(.unauthorized, code: "unauthenticated", detail: "The Matrix integration's secret is missing or wrong.",
+                            headers: ["WWW-Authenticate": "Bearer"])
+        }
+    }
+
+    private func isBanned(_ user: String) -> Bool {
+        guard let ban = bans.active(user) else { return false }
+        // A shadow-banned user must not learn of it: what they may do stays open to them.
+        return !ban.shadow
+    }
+
+    // MARK: - Judging
+
+    /// A new message: judged and stored as a send to its room.
+    private func moderate(_ message: MatrixMessage, _ choice: Catalog.Choice) async throws -> Response {
+        try Self.checkIDs(message)
+        // Nothing to judge (an image's empty caption): allowed, and not stored.
+        guard !message.text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return Self.allowed }
+        let ban = bans.active(message.sender)
+        if let ban, !ban.shadow { return Self.banned(choice) }
+        if let retryAfter = await Routes.takeSendToken(message.sender, sendLimiter, sharedSendRates) { return Self.limited(retryAfter) }
+        let submission = Submission(text: message.text, channelID: message.roomID, id: message.eventID)
+        let identity = Identity(userID: message.sender, role: .user)
+        let submitted: Submitted
+        do {
+            submitted = try await withCheckedThrowingContinuation { continuation in
+                do {
+                    try messages.submit(submission, identity, ban: ban) { continuation.resume(with: $0) }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            return unavailable(error)
+        }
+        switch submitted.outcome {
+        case .created(let stored), .replayed(let stored):
+            rooms.note(user: message.sender, room: message.roomID)
+            return stored.state == .delivered ? Self.allowed : Self.refused(choice)
+        case .conflict, .parentNotFound:
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The event id is taken by another message.")
+        }
+    }
+
+    /// An edit (`m.replace`): judged as an edit of the message it replaces, as its author's
+    /// `PATCH` would be; one of a message Bouncer does not hold is judged as a new message.
+    private func edit(_ message: MatrixMessage, replacing replaced: String, _ choice: Catalog.Choice) async throws -> Response {
+        guard MatrixID.isEventID(replaced), let original = try await messages.store.message(id: replaced),
+              original.userID == message.sender else {
+            return try await moderate(message, choice)
+        }
+        try Self.checkIDs(message)
+        let ban = bans.active(message.sender)
+        if let ban, !ban.shadow { return Self.banned(choice) }
+        if let retryAfter = await Routes.takeSendToken(message.sender, sendLimiter, sharedSendRates) { return Self.limited(retryAfter) }
+        let identity = Identity(userID: message.sender, role: .user)
+        do {
+            let edited = try await messages.edit(replaced, to: message.text, identity, shadowBanned: ban != nil, choice: choice)
+            return edited.state == .delivered ? Self.allowed : Self.refused(choice)
+        } catch let error as HTTPError where error.code == "edit_refused" || error.code == "message_deleted" {
+            return Self.refused(choice)
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    /// A redaction of a message Bouncer holds deletes it, as its author's delete would (or a
+    /// moderator's, when someone else redacts it: the homeserver has checked their power to).
+    /// Redactions are never refused.
+    private func redact(_ redacts: String, by sender: String) async throws -> Response {
+        guard MatrixID.isEventID(redacts), let message = try await messages.store.message(id: redacts),
+              message.state != .removed, message.state != .deleted else {
+            // Not held, or removed already (Bouncer's own redaction of a moderator's removal).
+            return Self.allowed
+        }
+        let identity = Identity(userID: sender, role: sender == message.userID ? .user : .moderator)
+        do {
+            try await messages.delete(redacts, identity)
+        } catch is HTTPError {
+            // Gone meanwhile: nothing to delete.
+        } catch {
+            return unavailable(error)
+        }
+        return Self.allowed
+    }
+
+    private static func checkIDs(_ message: MatrixMessage) throws(HTTPError) {
+        guard MatrixID.isUserID(message.sender), MatrixID.isRoomID(message.roomID), MatrixID.isEventID(message.eventID) else {
+            throw HTTPError(.badRequest, code: "invalid_field",
+                            detail: "The event's sender, room or event id is not one Bouncer can take (at most 255 characters each).")
+        }
+    }
+
+    /// The store could not take the message: refused (the homeserver fails closed), unless the
+    /// operator chose to let messages through unmoderated.
+    private func unavailable(_ error: any Error) -> Response {
+        if integrations.matrixFailOpen { return Self.allowed }
+        return Self.matrixError(.serviceUnavailable, "M_UNKNOWN", "Moderation is unavailable; try again shortly.", headers: ["Retry-After": "1"])
+    }
+
+    // MARK: - Answers
+
+    static let allowed = Response.json(.ok, Array("{}".utf8))
+
+    /// A message the rules refuse: the alert's message, in the configured locale.
+    static func refused(_ choice: Catalog.Choice) -> Response {
+        matrixError(.forbidden, "M_FORBIDDEN", choice.text("message.moderation.alert.message"))
+    }
+
+    static func banned(_ choice: Catalog.Choice) -> Response {
+        matrixError(.forbidden, "M_FORBIDDEN", choice.text("error.user_banned.detail"))
+    }
+
+    static func limited(_ retryAfter: Int) -> Response {
+        matrixError(.tooManyRequests, "M_LIMIT_EXCEEDED", "Too many messages; try again in \(retryAfter) seconds.",
+                    retryAfterMilliseconds: retryAfter * 1000, headers: ["Retry-After": String(retryAfter)])
+    }
+
+    /// `{"errcode","error"}` (and `retry_after_ms`): nothing else.
+    static func matrixError(_ status: HTTPStatus, _ errcode: String, _ error: String, retryAfterMilliseconds: Int? = nil,
+                            headers: HTTPHeaders = [:]) -> Response {
+        var json: [UInt8] = []
+        JSONText.appendMember(#"{"errcode":"#, errcode, to: &json)
+        JSONText.appendMember(#","error":"#, error, to: &json)
+        if let retryAfterMilliseconds { json.append(contentsOf: #","retry_after_ms":\#(retryAfterMilliseconds)"#.utf8) }
+        json.append(UInt8(ascii: "}"))
+        var response = Response.json(status, json)
+        for (name, value) in headers.fields { response.headers.set(name, value) }
+        return response
+    }
+
+    /// The Matrix `errcode` for an error Bouncer answers with on this path.
+    static func errcode(for error: HTTPError) -> String {
+        switch (error.status.code, error.code) {
+        case (400, "invalid_json"), (400, "json_too_deep"): "M_BAD_JSON"
+        case (415, _): "M_NOT_JSON"
+        case (400, _): "M_INVALID_PARAM"
+        case (401, _): "M_UNKNOWN_TOKEN"
+        case (403, _): "M_FORBIDDEN"
+        case (404, _): "M_NOT_FOUND"
+        case (413, _): "M_TOO_LARGE"
+        case (429, _): "M_LIMIT_EXCEEDED"
+        default: "M_UNKNOWN"
+        }
+    }
+}
+
+/// Answers errors on the Matrix integration's path in Matrix's shape (every error: the server's
+/// own, such as a body too large, as much as the routes'), and every other path's as `base` does.
+struct IntegrationProblemRenderer: ProblemRenderer {
+    let base: LocalizedProblemRenderer
+
+    func problem(for error: any Error) -> HTTPError? { base.problem(for: error) }
+
+    func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
+        guard let head, head.path.hasPrefix(MatrixRoutes.pathPrefix) else { return base.render(error, for: head, requestID: requestID) }
+        let localized = base.render(error, for: head, requestID: requestID)
+        // The detail as the problem renderer localized it.
+        let detail = (try? StrictJSONParser.parse(localized.body))?["detail"]?.stringValue ?? error.detail
+        let retryAfter = error.headers["Retry-After"].flatMap(Int.init)
+        var response = MatrixRoutes.matrixError(error.status, MatrixRoutes.errcode(for: error), detail,
+                                                retryAfterMilliseconds: retryAfter.map { $0 * 1000 }, headers: error.headers)
+        for (name, value) in localized.headers.fields where name.lowercased() != "content-type" { response.headers.set(name, value) }
+        return response
+    }
+}

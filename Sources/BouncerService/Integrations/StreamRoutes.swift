@@ -1,0 +1,165 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import Foundation
+import HTTPServer
+import JSON
+
+/// `POST /v1/integrations/stream/before-message-send`: Bouncer as a Stream Chat app's Before
+/// Message Send hook. Stream POSTs `{"message","user","channel","request_info"}` signed with the
+/// app's secret (`X-Signature`: lowercase hex HMAC-SHA256 of the raw body); the message is judged
+/// and stored as a send to `channel.cid` by `user.id` would be, and the answer is always 200 with
+/// `{"message"}` as Stream expects: the message as it came when delivered or flagged, its text
+/// masked for `mask*`, and `type: "error"` with the notice and the alert's message as its text for
+/// `bounce*`, `remove`, `shadow` (Stream cannot shadow) and banned users. Only `text` and `type`
+/// are ever changed, both among the fields Stream lets a hook rewrite; every other field is sent
+/// back as it came.
+struct StreamRoutes: Sendable {
+    let integrations: Integrations
+    let messages: MessagesRoutes
+    let bans: BanList
+    let sendLimiter: RateLimiter
+    let sharedSendRates: (any SharedSendRates)?
+    let localization: Localization
+    let metrics: Metrics
+
+    /// Stream's own objects nest their configuration.
+    static let maxDepth = 64
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.integration("POST", "/v1/integrations/stream/before-message-send", .async { request in try await handlers.answer(request) })
+    }
+
+    /// What the hook's body says, read and checked.
+    struct Hook {
+        var message: JSONObject
+        var text: String
+        var userID: String
+        var channelID: String
+        var messageID: String?
+        var language: String?
+
+        init(_ body: JSONValue) throws(HTTPError) {
+            guard case .object(let message)? = body["message"] else { throw Self.missing("message") }
+            guard let userID = body["user"]?["id"]?.stringValue else { throw Self.missing("user.id") }
+            guard let channelID = body["channel"]?["cid"]?.stringValue else { throw Self.missing("channel.cid") }
+            guard UserID.isValid(userID) else { throw HTTPError.badRequest("invalid_field", "`user.id` is not a user id Bouncer can take.") }
+            guard ChannelPattern.isChannelID(channelID) else {
+                throw HTTPError.badRequest("invalid_field", "`channel.cid` \(ChannelPattern.invalidIDDetail)")
+            }
+            self.message = message
+            self.userID = userID
+            self.channelID = channelID
+            text = message["text"]?.stringValue ?? ""
+            // Stream's id when it has one Bouncer's ids can be; else Bouncer makes one.
+            messageID = message["id"]?.stringValue.flatMap { id in
+                (try? MessagesRoutes.validateMessageID(id, field: "id")) != nil ? id : nil
+            }
+            language = body["user"]?["language"]?.stringValue
+        }
+
+        static func missing(_ field: String) -> HTTPError {
+            HTTPError.badRequest("invalid_field", "The field `\(field)` is required.")
+        }
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
+        guard integrations.streamEnabled, let secret = integrations.streamAPISecret, let key = integrations.streamAPIKey else {
+            throw HTTPError.notFound("integration_not_configured", "The Stream integration is not configured (--stream-api-key, --stream-api-secret).")
+        }
+        try Self.authenticate(request, key: key, secret: secret)
+        try request.checkJSONBody(checkingDepth: false)
+        let body: JSONValue
+        do {
+            body = try StrictJSONParser.parse(request.body, maxDepth: Self.maxDepth)
+        } catch {
+            throw HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+        let hook = try Hook(body)
+        let choice = hook.language.flatMap { localization.catalog.choice(for: $0) } ?? localization.catalog.defaultChoice
+        let (answer, message) = try await judge(hook, choice)
+        metrics.add("bouncer_stream_hooks_total", label: answer)
+        var json: [UInt8] = Array(#"{"message":"#.utf8)
+        JSONValue.object(message).write(to: &json)
+        json.append(UInt8(ascii: "}"))
+        var response = Response.json(.ok, json)
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    /// The judged message: what the hook answers (`unchanged`, `masked`, `error`) and the message
+    /// object to send back.
+    private func judge(_ hook: Hook, _ choice: Catalog.Choice) async throws -> (String, JSONObject) {
+        // Nothing to judge (an attachment without a caption): sent as it came.
+        guard !hook.text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return ("unchanged", hook.message) }
+        let ban = bans.active(hook.userID)
+        if let ban, !ban.shadow { return ("error", Self.error(hook.message, text: choice.text("error.user_banned.detail"))) }
+        if let retryAfter = await Routes.takeSendToken(hook.userID, sendLimiter, sharedSendRates) {
+            return ("error", Self.error(hook.message, text: choice.text("error.rate_limited.detail", [String(retryAfter)])))
+        }
+        let submission = Submission(text: hook.text, channelID: hook.channelID, id: hook.messageID)
+        let identity = Identity(userID: hook.userID, role: .user)
+        let submitted: Submitted = try await withCheckedThrowingContinuation { continuation in
+            do {
+                try messages.submit(submission, identity, ban: ban) { continuation.resume(with: $0) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        switch submitted.outcome {
+        case .created(let stored), .replayed(let stored):
+            switch stored.state {
+            case .delivered where stored.text != hook.text:
+                return ("masked", Self.replacing(hook.message, ["text": .string(stored.text)]))
+            case .delivered, .deleted:
+                return ("unchanged", hook.message)
+            case .bounced, .removed, .shadowed:
+                let text = choice.text("message.bounce.title") + "\n" + choice.text("message.moderation.alert.message")
+                return ("error", Self.error(hook.message, text: text))
+            }
+        case .conflict:
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+        case .parentNotFound:
+            throw HTTPError(.unprocessableContent, code: "parent_not_found", detail: "The message's parent is not one Bouncer holds.")
+        }
+    }
+
+    /// The message refused: `type` error, its text the reason.
+    static func error(_ message: JSONObject, text: String) -> JSONObject {
+        replacing(message, ["type": .string("error"), "text": .string(text)])
+    }
+
+    /// `message` with `changes` in place (members it lacks added at the end), every other member
+    /// as it came.
+    static func replacing(_ message: JSONObject, _ changes: [String: JSONValue]) -> JSONObject {
+        var result = JSONObject()
+        for (key, value) in message.members { result.insert(key, changes[key] ?? value) }
+        for key in changes.keys.sorted() where message[key] == nil { result.insert(key, changes[key]!) }
+        return result
+    }
+
+    /// `X-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the app's secret,
+    /// compared in constant time; and `X-Api-Key`, when sent, the app's key.
+    static func authenticate(_ request: Request, key: String, secret: String) throws(HTTPError) {
+        let unauthenticated = HTTPError(.unauthorized, code: "unauthenticated", detail: "The Stream hook's signature or API key is missing or wrong.")
+        guard let signature = request.headers["x-signature"] else { throw unauthenticated }
+        let expected = hex(HMACSHA256.authenticate(request.body, key: Array(secret.utf8)))
+        guard HMACSHA256.constantTimeEqual(Array(signature.lowercased().utf8), Array(expected.utf8)) else { throw unauthenticated }
+        if let presentedKey = request.headers["x-api-key"], !HMACSHA256.constantTimeEqual(Array(presentedKey.utf8), Array(key.utf8)) {
+            throw unauthenticated
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
