@@ -67,6 +67,8 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
+	scripts/integrations-venv.sh >/dev/null
+	$$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh

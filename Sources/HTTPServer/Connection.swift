@@ -204,11 +204,14 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// Answers a request that could not be parsed, was too large or timed out, then closes: after
     /// a framing error nothing that follows on this connection can be trusted.
     private func failRequest(_ error: HTTPError) {
+        let parsedHead = current?.head
         let pending = current ?? PendingRequest(
             head: RequestHead(method: "-", target: "-", version: .http1_1, headers: [:], framing: .none, keepAlive: false, expectsContinue: false),
             id: RequestID.make(), started: .now)
         current = nil
-        let response = context.render(error, requestID: pending.id)
+        // The head, when one was read, so the answer is in the request's language and in the
+        // shape its route's clients read (a Matrix homeserver's, say).
+        let response = context.render(error, head: parsedHead, requestID: pending.id)
         // The access log counts the body here even when a HEAD request leaves it out.
         send(response, to: pending, keepAlive: false, omitBody: pending.head.method == "HEAD", loggedBytes: response.body.count)
     }

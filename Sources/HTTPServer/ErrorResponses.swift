@@ -25,9 +25,9 @@ extension ServerContext {
     }
 
     /// The response for a request the connection itself refuses before it is whole (it could not
-    /// be parsed, was too large, or too slow), rendered without its head.
-    func render(_ error: HTTPError, requestID: String) -> Response {
-        problemRenderer.render(error, for: nil, requestID: requestID)
+    /// be parsed, was too large, or too slow), rendered with its head when that was read.
+    func render(_ error: HTTPError, head: RequestHead? = nil, requestID: String) -> Response {
+        problemRenderer.render(error, for: head, requestID: requestID)
     }
 }
 

@@ -107,8 +107,9 @@ class Bouncer:
     def base_url(self):
         return f"http://{LOOPBACK}:{self.port}"
 
-    def start(self, timeout=60):
-        self.port = free_port()
+    def start(self, timeout=60, port=None):
+        """Serves on PORT (a free one when None: a peer that must know it first picks it)."""
+        self.port = port or free_port()
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [self.binary, "serve", "--port", str(self.port), "--data-dir", self.data,

@@ -215,11 +215,10 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     let messages = MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit,
                                   metrics: metrics)
     messages.register(in: &routes)
-    MatrixRoutes(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
-                 sharedSendRates: store.sharedSendRates, localization: localization,
-                 rooms: MatrixRooms(repository: store, logger: logger ?? authenticator.logger), metrics: metrics).register(in: &routes)
-    StreamRoutes(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates,
-                 localization: localization, metrics: metrics).register(in: &routes)
+    let integration = IntegrationContext(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
+                                         sharedSendRates: store.sharedSendRates, localization: localization, metrics: metrics)
+    MatrixRoutes(context: integration, rooms: MatrixRooms(repository: store, logger: logger ?? authenticator.logger)).register(in: &routes)
+    StreamRoutes(context: integration).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)

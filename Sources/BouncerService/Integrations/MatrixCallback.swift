@@ -114,8 +114,9 @@ enum MatrixID {
         id.utf8.first == UInt8(ascii: "@") && id.utf8.contains(UInt8(ascii: ":")) && UserID.isValid(id)
     }
 
-    /// `!opaque:server`, which Bouncer's channel ids take as they are.
+    /// `!opaque:server`, or `!` and a hash in URL-safe base64 (room version 12 and later), which
+    /// Bouncer's channel ids take as they are.
     static func isRoomID(_ id: String) -> Bool {
-        id.utf8.first == UInt8(ascii: "!") && id.utf8.contains(UInt8(ascii: ":")) && ChannelPattern.isChannelID(id)
+        id.utf8.first == UInt8(ascii: "!") && id.utf8.count >= 2 && ChannelPattern.isChannelID(id)
     }
 }

@@ -14,14 +14,8 @@ import JSON
 /// hands to Synapse as they are: any other field (a problem's `code`) makes Synapse fail while
 /// answering its client.
 struct MatrixRoutes: Sendable {
-    let integrations: Integrations
-    let messages: MessagesRoutes
-    let bans: BanList
-    let sendLimiter: RateLimiter
-    let sharedSendRates: (any SharedSendRates)?
-    let localization: Localization
+    let context: IntegrationContext
     let rooms: MatrixRooms
-    let metrics: Metrics
 
     static let pathPrefix = "/v1/integrations/matrix/"
     /// Events nest their content; a client may nest more than an API body does.
@@ -33,7 +27,7 @@ struct MatrixRoutes: Sendable {
     }
 
     private func answer(_ request: Request) async throws -> Response {
-        guard let secret = integrations.matrixSecret, !secret.isEmpty else {
+        guard let secret = context.integrations.matrixSecret, !secret.isEmpty else {
             throw HTTPError.notFound("integration_not_configured", "The Matrix integration is not configured (--matrix-secret).")
         }
         try Self.authenticate(request, secret: secret)
@@ -45,7 +39,7 @@ struct MatrixRoutes: Sendable {
             throw HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
         }
         let callback = try MatrixCallback(name: request.parameter("callback"), body: body)
-        let choice = localization.choice(for: request.head)
+        let choice = context.localization.choice(for: request.head)
         let (kind, response): (String, Response)
         switch callback {
         case .ping(let id):
@@ -67,7 +61,7 @@ struct MatrixRoutes: Sendable {
             (kind, response) = ("redaction", try await redact(redacts, by: sender))
         }
         let answer = response.status.code < 300 ? "allowed" : response.status.code == 503 ? "unavailable" : "refused"
-        metrics.add("bouncer_matrix_callbacks_total", [kind, answer])
+        context.metrics.add("bouncer_matrix_callbacks_total", [kind, answer])
         return response
     }
 
@@ -84,7 +78,7 @@ struct MatrixRoutes: Sendable {
     }
 
     private func isBanned(_ user: String) -> Bool {
-        guard let ban = bans.active(user) else { return false }
+        guard let ban = context.bans.active(user) else { return false }
         // A shadow-banned user must not learn of it: what they may do stays open to them.
         return !ban.shadow
     }
@@ -96,20 +90,14 @@ struct MatrixRoutes: Sendable {
         try Self.checkIDs(message)
         // Nothing to judge (an image's empty caption): allowed, and not stored.
         guard !message.text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return Self.allowed }
-        let ban = bans.active(message.sender)
+        let ban = context.bans.active(message.sender)
         if let ban, !ban.shadow { return Self.banned(choice) }
-        if let retryAfter = await Routes.takeSendToken(message.sender, sendLimiter, sharedSendRates) { return Self.limited(retryAfter) }
+        if let retryAfter = await context.takeSendToken(message.sender) { return Self.limited(retryAfter) }
         let submission = Submission(text: message.text, channelID: message.roomID, id: message.eventID)
         let identity = Identity(userID: message.sender, role: .user)
         let submitted: Submitted
         do {
-            submitted = try await withCheckedThrowingContinuation { continuation in
-                do {
-                    try messages.submit(submission, identity, ban: ban) { continuation.resume(with: $0) }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+            submitted = try await context.messages.submit(submission, identity, ban: ban)
         } catch let error as HTTPError {
             throw error
         } catch {
@@ -127,17 +115,17 @@ struct MatrixRoutes: Sendable {
     /// An edit (`m.replace`): judged as an edit of the message it replaces, as its author's
     /// `PATCH` would be; one of a message Bouncer does not hold is judged as a new message.
     private func edit(_ message: MatrixMessage, replacing replaced: String, _ choice: Catalog.Choice) async throws -> Response {
-        guard MatrixID.isEventID(replaced), let original = try await messages.store.message(id: replaced),
+        guard MatrixID.isEventID(replaced), let original = try await context.messages.store.message(id: replaced),
               original.userID == message.sender else {
             return try await moderate(message, choice)
         }
         try Self.checkIDs(message)
-        let ban = bans.active(message.sender)
+        let ban = context.bans.active(message.sender)
         if let ban, !ban.shadow { return Self.banned(choice) }
-        if let retryAfter = await Routes.takeSendToken(message.sender, sendLimiter, sharedSendRates) { return Self.limited(retryAfter) }
+        if let retryAfter = await context.takeSendToken(message.sender) { return Self.limited(retryAfter) }
         let identity = Identity(userID: message.sender, role: .user)
         do {
-            let edited = try await messages.edit(replaced, to: message.text, identity, shadowBanned: ban != nil, choice: choice)
+            let edited = try await context.messages.edit(replaced, to: message.text, identity, shadowBanned: ban != nil, choice: choice)
             return edited.state == .delivered ? Self.allowed : Self.refused(choice)
         } catch let error as HTTPError where error.code == "edit_refused" || error.code == "message_deleted" {
             return Self.refused(choice)
@@ -152,14 +140,14 @@ struct MatrixRoutes: Sendable {
     /// moderator's, when someone else redacts it: the homeserver has checked their power to).
     /// Redactions are never refused.
     private func redact(_ redacts: String, by sender: String) async throws -> Response {
-        guard MatrixID.isEventID(redacts), let message = try await messages.store.message(id: redacts),
+        guard MatrixID.isEventID(redacts), let message = try await context.messages.store.message(id: redacts),
               message.state != .removed, message.state != .deleted else {
             // Not held, or removed already (Bouncer's own redaction of a moderator's removal).
             return Self.allowed
         }
         let identity = Identity(userID: sender, role: sender == message.userID ? .user : .moderator)
         do {
-            try await messages.delete(redacts, identity)
+            try await context.messages.delete(redacts, identity)
         } catch is HTTPError {
             // Gone meanwhile: nothing to delete.
         } catch {
@@ -178,7 +166,7 @@ struct MatrixRoutes: Sendable {
     /// The store could not take the message: refused (the homeserver fails closed), unless the
     /// operator chose to let messages through unmoderated.
     private func unavailable(_ error: any Error) -> Response {
-        if integrations.matrixFailOpen { return Self.allowed }
+        if context.integrations.matrixFailOpen { return Self.allowed }
         return Self.matrixError(.serviceUnavailable, "M_UNKNOWN", "Moderation is unavailable; try again shortly.", headers: ["Retry-After": "1"])
     }
 

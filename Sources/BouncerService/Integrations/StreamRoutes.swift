@@ -16,13 +16,7 @@ import JSON
 /// are ever changed, both among the fields Stream lets a hook rewrite; every other field is sent
 /// back as it came.
 struct StreamRoutes: Sendable {
-    let integrations: Integrations
-    let messages: MessagesRoutes
-    let bans: BanList
-    let sendLimiter: RateLimiter
-    let sharedSendRates: (any SharedSendRates)?
-    let localization: Localization
-    let metrics: Metrics
+    let context: IntegrationContext
 
     /// Stream's own objects nest their configuration.
     static let maxDepth = 64
@@ -66,7 +60,7 @@ struct StreamRoutes: Sendable {
     }
 
     private func answer(_ request: Request) async throws -> Response {
-        guard integrations.streamEnabled, let secret = integrations.streamAPISecret, let key = integrations.streamAPIKey else {
+        guard context.integrations.streamEnabled, let secret = context.integrations.streamAPISecret, let key = context.integrations.streamAPIKey else {
             throw HTTPError.notFound("integration_not_configured", "The Stream integration is not configured (--stream-api-key, --stream-api-secret).")
         }
         try Self.authenticate(request, key: key, secret: secret)
@@ -78,9 +72,9 @@ struct StreamRoutes: Sendable {
             throw HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
         }
         let hook = try Hook(body)
-        let choice = hook.language.flatMap { localization.catalog.choice(for: $0) } ?? localization.catalog.defaultChoice
+        let choice = hook.language.flatMap { context.localization.catalog.choice(for: $0) } ?? context.localization.catalog.defaultChoice
         let (answer, message) = try await judge(hook, choice)
-        metrics.add("bouncer_stream_hooks_total", label: answer)
+        context.metrics.add("bouncer_stream_hooks_total", label: answer)
         var json: [UInt8] = Array(#"{"message":"#.utf8)
         JSONValue.object(message).write(to: &json)
         json.append(UInt8(ascii: "}"))
@@ -94,20 +88,14 @@ struct StreamRoutes: Sendable {
     private func judge(_ hook: Hook, _ choice: Catalog.Choice) async throws -> (String, JSONObject) {
         // Nothing to judge (an attachment without a caption): sent as it came.
         guard !hook.text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return ("unchanged", hook.message) }
-        let ban = bans.active(hook.userID)
+        let ban = context.bans.active(hook.userID)
         if let ban, !ban.shadow { return ("error", Self.error(hook.message, text: choice.text("error.user_banned.detail"))) }
-        if let retryAfter = await Routes.takeSendToken(hook.userID, sendLimiter, sharedSendRates) {
+        if let retryAfter = await context.takeSendToken(hook.userID) {
             return ("error", Self.error(hook.message, text: choice.text("error.rate_limited.detail", [String(retryAfter)])))
         }
         let submission = Submission(text: hook.text, channelID: hook.channelID, id: hook.messageID)
         let identity = Identity(userID: hook.userID, role: .user)
-        let submitted: Submitted = try await withCheckedThrowingContinuation { continuation in
-            do {
-                try messages.submit(submission, identity, ban: ban) { continuation.resume(with: $0) }
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
+        let submitted = try await context.messages.submit(submission, identity, ban: ban)
         switch submitted.outcome {
         case .created(let stored), .replayed(let stored):
             switch stored.state {

@@ -74,6 +74,17 @@ extension MessagesRoutes {
         }
     }
 
+    /// `submit`, awaited: for the integrations' routes, which are tasks already.
+    func submit(_ submission: Submission, _ identity: Identity, ban: StoredBan?) async throws -> Submitted {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try submit(submission, identity, ban: ban) { continuation.resume(with: $0) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
     /// Writes a judged message in the next group commit, and calls back once that is committed.
     private func write(_ verdict: Verdict, _ submission: Submission, shadowBanned: Bool, _ identity: Identity,
                        _ completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) {
