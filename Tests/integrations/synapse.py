@@ -21,6 +21,8 @@ ENABLED_CALLBACKS = [
 
 
 class Synapse:
+    """BOUNCER_PORT None: no spam checker at all (the benchmark's other side)."""
+
     def __init__(self, python, port, bouncer_port, secret):
         self.python = python
         self.port = port
@@ -57,7 +59,7 @@ class Synapse:
             "rc_joins": {"local": {"per_second": 1000, "burst_count": 1000}, "remote": {"per_second": 1000, "burst_count": 1000}},
             "rc_invites": {"per_room": {"per_second": 1000, "burst_count": 1000}, "per_user": {"per_second": 1000, "burst_count": 1000}},
             "rc_registration": {"per_second": 1000, "burst_count": 1000},
-            "modules": [{
+            "modules": [] if self.bouncer_port is None else [{
                 "module": "synapse_http_antispam.HTTPAntispam",
                 "config": {
                     "base_url": f"http://{LOOPBACK}:{self.bouncer_port}/v1/integrations/matrix",
