@@ -106,6 +106,42 @@ struct DatabaseOutageTests {
         let stored = Set(try PostgresTestDatabase.psql(url, "SELECT id FROM messages").split(separator: "\n").map(String.init))
         #expect(ids.filter { !stored.contains($0) }.isEmpty, "acknowledged but lost")
     }
+    /// A Matrix homeserver's message while the store cannot take it: refused (503, in Matrix's
+    /// shape: the homeserver fails closed), or allowed with `--matrix-fail-open`.
+    @Test func matrixMessagesFailClosedOrOpenWhileTheDatabaseIsDown() async throws {
+        let started = try Self.cluster(["start"])
+        let clusterDirectory = try #require(started.first { $0.hasPrefix("/") })
+        let url = try #require(started.first { $0.hasPrefix("postgres://") })
+        defer { _ = try? Self.cluster(["stop", clusterDirectory]) }
+        let directory = try TemporaryDirectory()
+        let common = ["--database-url", url, "--send-rate-per-user", "0", "--matrix-secret", "s"]
+        let closed = try ServiceProcess(arguments: ["--data-dir", directory.path("closed")] + common, instances: 1)
+        let open = try ServiceProcess(arguments: ["--data-dir", directory.path("open"), "--matrix-fail-open"] + common, instances: 1)
+        @Sendable func event(_ service: ServiceProcess, _ id: String) throws -> RawResponse {
+            let body = #"{"event":{"type":"m.room.message","room_id":"!r:hs","sender":"@a:hs","event_id":"$\#(id)","content":{"body":"hello"}}}"#
+            return try service.client().request("POST", "/v1/integrations/matrix/check_event_for_spam",
+                                                headers: ["Authorization": "Bearer s", "Content-Type": "application/json"], body: body,
+                                                timeout: .seconds(30))
+        }
+        #expect(try await blocking { try event(closed, "up-1").status } == 200)
+        _ = try Self.cluster(["down", clusterDirectory])
+        // A clean message may be allowed before its copy is committed, until a write has failed:
+        // from then on each waits for its commit, and is refused.
+        let refused = try await blocking { () -> RawResponse? in
+            for index in 0..<20 {
+                let response = try event(closed, "down-\(index)")
+                if response.status != 200 { return response }
+            }
+            return nil
+        }
+        #expect(refused?.status == 503, "\(refused?.text ?? "every message allowed")")
+        #expect(refused?.json?["errcode"] as? String == "M_UNKNOWN")
+        let fields: Set<String> = Set(refused?.json?.keys.map { String($0) } ?? [])
+        #expect(fields.isSubset(of: ["errcode", "error", "retry_after_ms"]), "\(refused?.text ?? "")")
+        let openAnswers = try await blocking { try (0..<5).map { try event(open, "open-\($0)").status } }
+        #expect(openAnswers == [200, 200, 200, 200, 200], "fail open: allowed unmoderated")
+        _ = try Self.cluster(["up", clusterDirectory])
+    }
 }
 
 final class LockedFlag: @unchecked Sendable {
@@ -113,4 +149,5 @@ final class LockedFlag: @unchecked Sendable {
     private var flag = true
     var value: Bool { lock.withLock { flag } }
     func set(_ value: Bool) { lock.withLock { flag = value } }
+
 }

@@ -216,7 +216,8 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
                                   metrics: metrics)
     messages.register(in: &routes)
     let integration = IntegrationContext(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
-                                         sharedSendRates: store.sharedSendRates, localization: localization, metrics: metrics)
+                                         sharedSendRates: store.sharedSendRates, localization: localization, metrics: metrics,
+                                         availability: availability, logger: logger ?? authenticator.logger)
     MatrixRoutes(context: integration, rooms: MatrixRooms(repository: store, logger: logger ?? authenticator.logger)).register(in: &routes)
     StreamRoutes(context: integration).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)

@@ -95,17 +95,18 @@ struct MatrixRoutes: Sendable {
         if let retryAfter = await context.takeSendToken(message.sender) { return Self.limited(retryAfter) }
         let submission = Submission(text: message.text, channelID: message.roomID, id: message.eventID)
         let identity = Identity(userID: message.sender, role: .user)
-        let submitted: Submitted
+        let answer: IntegrationContext.Answer
         do {
-            submitted = try await context.messages.submit(submission, identity, ban: ban)
-        } catch let error as HTTPError {
+            answer = try await context.submit(submission, identity, ban: ban)
+        } catch let error as HTTPError where error.status.code != 503 {
             throw error
         } catch {
             return unavailable(error)
         }
+        rooms.note(user: message.sender, room: message.roomID)
+        guard case .committed(let submitted) = answer else { return Self.allowed }
         switch submitted.outcome {
         case .created(let stored), .replayed(let stored):
-            rooms.note(user: message.sender, room: message.roomID)
             return stored.state == .delivered ? Self.allowed : Self.refused(choice)
         case .conflict, .parentNotFound:
             throw HTTPError(.conflict, code: "id_conflict", detail: "The event id is taken by another message.")
@@ -129,7 +130,7 @@ struct MatrixRoutes: Sendable {
             return edited.state == .delivered ? Self.allowed : Self.refused(choice)
         } catch let error as HTTPError where error.code == "edit_refused" || error.code == "message_deleted" {
             return Self.refused(choice)
-        } catch let error as HTTPError {
+        } catch let error as HTTPError where error.status.code != 503 {
             throw error
         } catch {
             return unavailable(error)
@@ -166,6 +167,9 @@ struct MatrixRoutes: Sendable {
     /// The store could not take the message: refused (the homeserver fails closed), unless the
     /// operator chose to let messages through unmoderated.
     private func unavailable(_ error: any Error) -> Response {
+        // Counted as the API's refusals are, so the next messages wait for their commit (and
+        // fail as fast) until a write commits again.
+        _ = context.availability?.problem(for: error)
         if context.integrations.matrixFailOpen { return Self.allowed }
         return Self.matrixError(.serviceUnavailable, "M_UNKNOWN", "Moderation is unavailable; try again shortly.", headers: ["Retry-After": "1"])
     }

@@ -95,7 +95,9 @@ struct StreamRoutes: Sendable {
         }
         let submission = Submission(text: hook.text, channelID: hook.channelID, id: hook.messageID)
         let identity = Identity(userID: hook.userID, role: .user)
-        let submitted = try await context.messages.submit(submission, identity, ban: ban)
+        guard case .committed(let submitted) = try await context.submit(submission, identity, ban: ban) else {
+            return ("unchanged", hook.message)
+        }
         switch submitted.outcome {
         case .created(let stored), .replayed(let stored):
             switch stored.state {

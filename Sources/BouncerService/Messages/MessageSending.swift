@@ -62,7 +62,8 @@ extension MessagesRoutes {
     /// `completion` (on the store's thread). `ban` is the sender's ban in force, which the caller
     /// looked up: a ban is refused here (403 `user_banned`), a shadow ban stores the message
     /// shadowed.
-    func submit(_ submission: Submission, _ identity: Identity, ban: StoredBan?,
+    /// `onVerdict` learns the verdict as soon as it is known, before the write.
+    func submit(_ submission: Submission, _ identity: Identity, ban: StoredBan?, onVerdict: (@Sendable (Verdict) -> Void)? = nil,
                 completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) throws(HTTPError) {
         if let ban, !ban.shadow { throw Self.userBanned }
         try MessageText.validate(submission.text, maxLength: settings.value.max_message_length)
@@ -70,6 +71,7 @@ extension MessagesRoutes {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
         }
         judge.judgeSend(submission.text, channel: submission.channelID, identity) { verdict in
+            onVerdict?(verdict)
             self.write(verdict, submission, shadowBanned: ban != nil, identity, completion)
         }
     }

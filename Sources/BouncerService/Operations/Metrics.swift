@@ -231,6 +231,8 @@ extension Metrics {
         metrics.declare("bouncer_matrix_homeserver_calls_total", .counter,
                         "Calls to the Matrix homeserver that carry decisions back (redact, ban, unban), by outcome (done, failed).",
                         labels: ["call", "outcome"])
+        metrics.declare("bouncer_integration_copies_lost_total", .counter,
+                        "Chat servers' clean messages allowed before their copy was committed, whose copy then could not be kept.")
         metrics.declare("bouncer_stream_hooks_total", .counter,
                         "Stream Before Message Send hooks answered, by what the message became (unchanged, masked, error).", labels: ["answer"])
         return metrics
