@@ -10,7 +10,8 @@ BENCH_PACKAGES := wrk nginx-light curl postgresql chromium chromium-driver pytho
 
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
-	@echo "make test          every test: unit, black-box, abuse (short), the API against its OpenAPI document,"
+	@echo "make test          every test: unit, JSONTestSuite, black-box, abuse (short), the dashboard in Chromium,"
+	@echo "                   a real Synapse and Stream's hook, the API against its OpenAPI document,"
 	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
 	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
@@ -18,7 +19,8 @@ help:
 	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make bench         GET /healthz against nginx, the rules engine against a naive matcher, the send path"
 	@echo "                   against a one-transaction-per-message loop, the moderators' queries on a large store,"
-	@echo "                   a restart with 100,000 rules, and the evasion corpus beside two peer filters"
+	@echo "                   a restart with 100,000 rules, the evasion corpus beside two peer filters, and"
+	@echo "                   Synapse's sends with and without Bouncer, and Stream's hook at 1,000 calls a second"
 	@echo "make docker-smoke  build the container image and smoke-test it, alone and as the compose file's cluster profile (needs a Docker engine)"
 
 deps:
@@ -101,6 +103,8 @@ bench: release
 	@echo "== the labelled evasion corpus: Bouncer beside better-profanity and glin-profanity (PyPI)"
 	python3 scripts/compare-filters.py --binary .build/release/bouncer
 	python3 scripts/bench-dashboard.py --binary .build/release/bouncer
+	scripts/integrations-venv.sh >/dev/null
+	$$(scripts/integrations-venv.sh) scripts/bench-integrations.py --binary .build/release/bouncer
 
 fuzz: deps
 	scripts/fuzz.sh
