@@ -18,4 +18,11 @@ public enum UserID {
             }
         }
     }
+
+    /// Ids no person may have: `system` files the rules' own flags (`SystemFlag.reporterID`), and
+    /// a user of that name would file flags that look like theirs.
+    public static let reserved: Set<String> = [SystemFlag.reporterID]
+
+    /// A valid id that a person may have.
+    public static func isPersonal(_ id: String) -> Bool { isValid(id) && !reserved.contains(id) }
 }

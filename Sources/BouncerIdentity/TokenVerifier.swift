@@ -73,6 +73,7 @@ public struct TokenVerifier: Sendable {
             throw .badClaims("user_id (or sub) must be a string")
         }
         guard UserID.isValid(userID) else { throw .badClaims("user_id has characters that are not allowed") }
+        guard !UserID.reserved.contains(userID) else { throw .badClaims("user_id \(userID) is reserved for the service itself") }
 
         var role = Role.user
         if let claim = claims["role"] {

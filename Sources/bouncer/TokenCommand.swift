@@ -30,6 +30,7 @@ enum TokenCommand {
         guard UserID.isValid(user) else {
             throw UsageError(description: "--user must be 1-\(UserID.maxLength) characters of A-Z a-z 0-9 _ . @ : | = + -")
         }
+        guard !UserID.reserved.contains(user) else { throw UsageError(description: "--user \(user) is reserved for the service itself") }
         let roleName = parsed.values["role"] ?? "user"
         guard let role = Role(rawValue: roleName) else { throw UsageError(description: "--role must be user, moderator or admin, not \(roleName)") }
         let ttl = try parsed.int("ttl", in: 1...(366 * 24 * 3600)) ?? 3600

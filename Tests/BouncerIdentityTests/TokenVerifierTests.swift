@@ -31,6 +31,14 @@ import Testing
         #expect(try Self.verify(Self.sign(#"{"user_id":"u4"}"#, header: #"{"alg":"HS256"}"#)).userID == "u4")
     }
 
+    /// `system` files the rules' flags: a token of a user by that name would file flags that look
+    /// like theirs.
+    @Test func theServicesOwnIDIsNoOnesToken() throws {
+        #expect(throws: TokenRejection.self) { try Self.verify(Self.sign(#"{"user_id":"system"}"#)) }
+        #expect(throws: TokenRejection.self) { try Self.verify(Self.sign(#"{"sub":"system","role":"admin"}"#)) }
+        #expect(try Self.verify(Self.sign(#"{"user_id":"system-admin"}"#)).userID == "system-admin")
+    }
+
     @Test func aTokenSignedWithAnotherSecretNeverPasses() {
         let others = ["", "a", "a-test-secret-that-is-32-bytes!?", "A-TEST-SECRET-THAT-IS-32-BYTES!!"]
         for other in others {

@@ -39,6 +39,24 @@ import Testing
         #expect(WebhookAddress.isPublic([0x26, 0x06, 0x47, 0x00] + [UInt8](repeating: 0, count: 11) + [1]))
     }
 
+    /// IPv6 forms that carry or reach an IPv4 address (loopback here) and the other special
+    /// ranges, refused at registration and at connect.
+    @Test(arguments: ["64:ff9b::7f00:1", "64:ff9b::808:808", "64:ff9b:1::1", "2002:7f00:1::1", "::127.0.0.1", "::8.8.8.8",
+                      "fec0::1", "::ffff:0:127.0.0.1", "::ffff:0:8.8.8.8", "2001::1", "2001:db8::1", "fe80::1", "fd00::1", "::1", "::"])
+    func ipv6FormsThatAreNotPublic(text: String) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        #expect(inet_pton(AF_INET6, text, &bytes) == 1, "\(text)")
+        #expect(!WebhookAddress.isPublic(bytes), "\(text)")
+    }
+
+    @Test func urlsOfThoseFormsAreRefusedAtRegistration() async {
+        for url in ["http://[64:ff9b::7f00:1]/x", "http://[2002:7f00:1::1]/x", "http://[::127.0.0.1]/x", "http://[fec0::1]/x",
+                    "http://[::ffff:0:127.0.0.1]/x"] {
+            await #expect(throws: WebhookAddress.Refusal.self, "\(url)") { try await WebhookAddress.check(url, allowPrivate: false) }
+        }
+        #expect(WebhookAddress.isPublic([0x26, 0x06, 0x47, 0x00] + [UInt8](repeating: 0, count: 11) + [1]), "2606:4700::1 is public")
+    }
+
     @Test func urlsAreCheckedForForm() async {
         for bad in ["ftp://example.com/x", "example.com/x", "http://", "https://user:pass@example.com/x", "http://" + String(repeating: "a", count: 2050)] {
             await #expect(throws: WebhookAddress.Refusal.self, "\(bad.prefix(40))") { try await WebhookAddress.check(bad, allowPrivate: true) }

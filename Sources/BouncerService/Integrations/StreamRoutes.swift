@@ -39,7 +39,7 @@ struct StreamRoutes: Sendable {
             guard case .object(let message)? = body["message"] else { throw Self.missing("message") }
             guard let userID = body["user"]?["id"]?.stringValue else { throw Self.missing("user.id") }
             guard let channelID = body["channel"]?["cid"]?.stringValue else { throw Self.missing("channel.cid") }
-            guard UserID.isValid(userID) else { throw HTTPError.badRequest("invalid_field", "`user.id` is not a user id Bouncer can take.") }
+            guard UserID.isPersonal(userID) else { throw HTTPError.badRequest("invalid_field", "`user.id` is not a user id Bouncer can take.") }
             guard ChannelPattern.isChannelID(channelID) else {
                 throw HTTPError.badRequest("invalid_field", "`channel.cid` \(ChannelPattern.invalidIDDetail)")
             }

@@ -45,10 +45,13 @@ struct ModeratorRoutes: Sendable {
         @Nullable var details: [String: String]?
         var created_at: String
 
-        init(_ entry: AuditEntry) {
+        /// `for`: who reads it. A webhook's URL often carries its receiver's secret, so its
+        /// entries' `url` is shown to admins (who manage webhooks) only.
+        init(_ entry: AuditEntry, for reader: Identity) {
             id = entry.id; actor_id = entry.actorID; action = entry.action; target_type = entry.targetType
             target_id = entry.targetID; note = entry.note; created_at = entry.createdAt
             details = entry.details.flatMap { try? JSONValue.decode([String: String].self, from: $0) }
+            if entry.targetType == "webhook", reader.role < .admin, details?["url"] != nil { details?["url"] = "(admins only)" }
         }
     }
 
@@ -105,7 +108,7 @@ struct ModeratorRoutes: Sendable {
         routes.add("POST", "/v1/admin/backup", .admin) { _, identity in
             try await Self.backup(identity, repository: repository, into: backups, audit: audit)
         }
-        routes.add("GET", "/v1/audit", .moderator) { request, _ in
+        routes.add("GET", "/v1/audit", .moderator) { request, identity in
             let limit = try Pagination.limit(request)
             var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
                                     after: try Pagination.after(request))
@@ -120,7 +123,8 @@ struct ModeratorRoutes: Sendable {
                 query.limit = count
                 return try await repository.auditEntries(query)
             }
-            return try Response.encoded(ListResponse(name: "entries", items: page.items.map(AuditJSON.init), nextCursor: page.nextCursor(\.id)))
+            return try Response.encoded(ListResponse(name: "entries", items: page.items.map { AuditJSON($0, for: identity) },
+                                                        nextCursor: page.nextCursor(\.id)))
         }
     }
 
@@ -149,7 +153,7 @@ struct ModeratorRoutes: Sendable {
 
     static func userID(_ request: Request) throws(HTTPError) -> String {
         let id = request.parameter("user_id")
-        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-128 characters of A-Z a-z 0-9 _ . @ : | -.") }
+        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.") }
         return id
     }
 

@@ -89,10 +89,19 @@ enum WebhookAddress {
             if address.prefix(10).allSatisfy({ $0 == 0 }) && address[10] == 0xff && address[11] == 0xff {
                 return isPublic(Array(address.suffix(4)))
             }
-            if address.allSatisfy({ $0 == 0 }) { return false }                             // ::
-            if address.prefix(15).allSatisfy({ $0 == 0 }) && address[15] == 1 { return false } // ::1
+            // Every form that carries an IPv4 address inside, or reaches one through a translator,
+            // is refused whatever the address: a gateway would take the request to it, past the
+            // IPv4 checks below.
+            if address.prefix(12).allSatisfy({ $0 == 0 }) { return false }                  // ::a.b.c.d (and ::, ::1)
+            if address.prefix(8).allSatisfy({ $0 == 0 }) && address[8] == 0xff && address[9] == 0xff
+                && address[10] == 0 && address[11] == 0 { return false }                    // ::ffff:0:a.b.c.d, translated
+            if address.starts(with: [0x00, 0x64, 0xff, 0x9b]) { return false }              // 64:ff9b::/96 and 64:ff9b:1::/48, NAT64
+            if address[0] == 0x20 && address[1] == 0x02 { return false }                    // 2002::/16, 6to4
+            if address.starts(with: [0x20, 0x01, 0x00, 0x00]) { return false }              // 2001::/32, Teredo
+            if address.starts(with: [0x20, 0x01, 0x0d, 0xb8]) { return false }              // 2001:db8::/32, documentation
             if address[0] & 0xfe == 0xfc { return false }                                   // fc00::/7, unique local
             if address[0] == 0xfe && address[1] & 0xc0 == 0x80 { return false }            // fe80::/10, link-local
+            if address[0] == 0xfe && address[1] & 0xc0 == 0xc0 { return false }            // fec0::/10, site-local
             if address[0] == 0xff { return false }                                          // multicast
             return true
         }
