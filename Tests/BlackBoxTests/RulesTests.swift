@@ -142,8 +142,11 @@ import TestSupport
             // 15,000 rules, and 16,000 compiled before the answer, by a debug build beside the other suites.
             let large = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin), body: body, timeout: .seconds(30))
             #expect(large.status == 201)
+            // The requests after it wait as long: the debug build may still be writing the compiled
+            // set out beside the other suites (a wait bounded generously, not a timing test).
             let badJSON = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin),
-                                             body: #"{"rules":[{"kind":"word","pattern":"ok","action":"flag"},{"kind":"word","pattern":"***","action":"flag"}]}"#)
+                                             body: #"{"rules":[{"kind":"word","pattern":"ok","action":"flag"},{"kind":"word","pattern":"***","action":"flag"}]}"#,
+                                             timeout: .seconds(30))
             #expect(badJSON.status == 422)
             #expect((badJSON.json?["errors"] as? [[String: Any]])?.first?["index"] as? Int == 1)
 
@@ -152,7 +155,7 @@ import TestSupport
             var cursor: String?
             repeat {
                 let path = "/v1/rules?kind=word&limit=200" + (cursor.map { "&cursor=\($0)" } ?? "")
-                let page = try client.request("GET", path, headers: Self.json(tokens.moderator))
+                let page = try client.request("GET", path, headers: Self.json(tokens.moderator), timeout: .seconds(30))
                 #expect(page.status == 200)
                 seen += (page.json?["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
                 cursor = page.json?["next_cursor"] as? String
