@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl postgresql chromium chromium-driver python3-selenium
-BENCH_PACKAGES := wrk nginx-light curl postgresql chromium chromium-driver python3-selenium
+BENCH_PACKAGES := wrk nginx-light curl postgresql chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
 
@@ -92,6 +92,7 @@ bench: release
 	@echo "== rules engine, one core"
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
+	scripts/profile-send.sh
 	scripts/bench-send-postgres.sh
 	scripts/bench-webhooks.sh
 	scripts/bench-rate-rules.sh
