@@ -23,9 +23,9 @@ import TestSupport
         ["Authorization": "Bearer \(token)", "Content-Type": "application/json"].merging(extra) { $1 }
     }
 
-    static func check(_ client: RawHTTPClient, _ token: String, _ text: String) throws -> [String: Any] {
+    static func check(_ client: RawHTTPClient, _ token: String, _ text: String, timeout: Duration = .seconds(5)) throws -> [String: Any] {
         let body = String(decoding: try JSONSerialization.data(withJSONObject: ["text": text]), as: UTF8.self)
-        return try client.request("POST", "/v1/moderation/check", headers: json(token), body: body).json ?? [:]
+        return try client.request("POST", "/v1/moderation/check", headers: json(token), body: body, timeout: timeout).json ?? [:]
     }
 
     @Test func rulesLiveFromCreationToDeletion() async throws {
@@ -112,6 +112,8 @@ import TestSupport
         }
     }
 
+    /// Every request here waits up to 30 s: the test starts beside every other suite's services on
+    /// a debug build, and compiles thousands of rules (a bound on the wait, not a timing test).
     @Test func importsAreAllOrNothingAndListsPage() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()
@@ -122,14 +124,14 @@ import TestSupport
             let text = ["# a comment", ""] + (0..<1000).map { "badword\($0)" }
             let imported = try client.request("POST", "/v1/rules/import?kind=word&action=bounce_flag",
                                               headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
-                                              body: text.joined(separator: "\n"))
+                                              body: text.joined(separator: "\n"), timeout: .seconds(30))
             #expect(imported.status == 201)
             #expect(imported.json?["imported"] as? Int == 1000)
-            #expect(try Self.check(client, tokens.moderator, "you BADWORD999")["action"] as? String == "bounce_flag")
+            #expect(try Self.check(client, tokens.moderator, "you BADWORD999", timeout: .seconds(30))["action"] as? String == "bounce_flag")
 
             let refused = try client.request("POST", "/v1/rules/import?kind=regex&action=flag",
                                              headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
-                                             body: "fine\\d+\n(x)\\1\nalso fine\n(?<=y)z\n")
+                                             body: "fine\\d+\n(x)\\1\nalso fine\n(?<=y)z\n", timeout: .seconds(30))
             #expect(refused.status == 422)
             #expect(refused.json?["code"] as? String == "import_refused")
             let errors = try #require(refused.json?["errors"] as? [[String: Any]])
@@ -163,9 +165,9 @@ import TestSupport
             #expect(seen.count == 16_000)
             #expect(Set(seen).count == 16_000)
             #expect(seen == seen.sorted())
-            let searched = try client.request("GET", "/v1/rules?q=number%2014999", headers: Self.json(tokens.moderator))
+            let searched = try client.request("GET", "/v1/rules?q=number%2014999", headers: Self.json(tokens.moderator), timeout: .seconds(30))
             #expect((searched.json?["rules"] as? [[String: Any]])?.count == 1)
-            let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator))
+            let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator), timeout: .seconds(30))
             #expect((flags.json?["rules"] as? [[String: Any]])?.count == 5)
         }
     }
