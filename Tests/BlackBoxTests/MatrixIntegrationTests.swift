@@ -29,6 +29,19 @@ import TestSupport
         return try call(h, "check_event_for_spam", body)
     }
 
+    /// A message as moderators read it, once its copy is committed: a clean one is answered
+    /// before that. Nil when it has not come within 20 s.
+    static func waitForCopy(_ h: Harness, _ encodedID: String) throws -> [String: Any]? {
+        let deadline = ContinuousClock.now + TestTiming.scaled(.seconds(20))
+        while ContinuousClock.now < deadline {
+            let response = try h.call("GET", "/v1/messages/\(encodedID)", as: "mod")
+            if response.status == 200 { return response.json }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("the copy of \(encodedID) was not committed within 20 s")
+        return nil
+    }
+
     /// A refusal as the module needs it: Matrix's fields and nothing else.
     static func expectMatrixError(_ response: RawResponse, _ status: Int, _ errcode: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(response.status == status, "\(response.text)", sourceLocation: sourceLocation)
@@ -49,10 +62,11 @@ import TestSupport
             Self.expectMatrixError(try Self.call(h, "check_event_for_spam", #"{"event":{"type":"m.room.message"}}"#), 400, "M_INVALID_PARAM")
             #expect(try Self.call(h, "ping", #"{"id":"abc"}"#).json?["status"] as? String == "ok")
 
-            // A clean message: allowed, and kept under its Matrix ids for moderators.
+            // A clean message: allowed, and kept under its Matrix ids for moderators. It is answered
+            // before its copy is committed, so the copy is waited for (with a deadline).
             let clean = try Self.message(h, "$clean-1", "hello there")
             #expect(clean.status == 200 && clean.text == "{}")
-            let stored = try h.call("GET", "/v1/messages/%24clean-1", as: "mod").json
+            let stored = try Self.waitForCopy(h, "%24clean-1")
             #expect(stored?["id"] as? String == "$clean-1")
             #expect(stored?["user_id"] as? String == "@alice:hs.test")
             #expect(stored?["channel_id"] as? String == "!room:hs.test")
