@@ -130,8 +130,16 @@ extension FlagRepository {
     }
 }
 
+/// The flags table's columns, in the order every statement that reads a flag selects them.
+private enum FlagColumns {
+    static let list = ["id", "message_id", "channel_id", "reporter_id", "reason", "details", "custom", "rule_id", "state", "resolution",
+                       "resolved_by", "resolved_at", "created_at"]
+    static let joined = list.joined(separator: ", ")
+}
+
 extension SQLStore {
-    static var flagColumns: String { "id, message_id, channel_id, reporter_id, reason, details, custom, rule_id, state, resolution, resolved_by, resolved_at, created_at" }
+    static var flagColumnList: [String] { FlagColumns.list }
+    static var flagColumns: String { FlagColumns.joined }
 
     public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
                          now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent])
@@ -222,30 +230,40 @@ extension SQLStore {
         return try await read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
     }
 
+    /// A page of the queue in two statements, whatever its length: the entries with their
+    /// messages, then every open flag of those messages. (A message and its flags read entry by
+    /// entry made a page of 50 cost a hundred statements.)
     public func reviewQueue(channelID: String?, reason: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem] {
-        var sql = "SELECT message_id, first_flag_at, last_flag_at FROM review_queue"
+        let messageColumns = MessageSQL.columnList.map { "m." + $0 }.joined(separator: ", ")
+        var sql = "SELECT \(messageColumns), q.first_flag_at, q.last_flag_at FROM review_queue q JOIN messages m ON m.id = q.message_id"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         if let channelID {
-            conditions.append("channel_id = ?")
+            conditions.append("q.channel_id = ?")
             arguments.append(.text(channelID))
         }
         if let reason {
             // Through the flags' index by message: at most the queue's entries are looked at.
-            conditions.append("EXISTS (SELECT 1 FROM flags WHERE flags.message_id = review_queue.message_id AND flags.state = 'open' AND flags.reason = ?)")
+            conditions.append("EXISTS (SELECT 1 FROM flags WHERE flags.message_id = q.message_id AND flags.state = 'open' AND flags.reason = ?)")
             arguments.append(.text(reason))
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY " + (order == .flagCount ? "open_flags DESC, first_flag_at, message_id" : "first_flag_at, message_id") + " LIMIT ? OFFSET ?"
+        sql += " ORDER BY " + (order == .flagCount ? "q.open_flags DESC, q.first_flag_at, q.message_id" : "q.first_flag_at, q.message_id")
+            + " LIMIT ? OFFSET ?"
         arguments.append(contentsOf: [.integer(Int64(limit)), .integer(Int64(offset))])
         let query = sql
         let bound = arguments
         return try await read { database in
-            try database.fetchAll(query, bound).compactMap { row -> ReviewItem? in
-                guard let messageID = row.get("message_id", as: String.self),
-                      let message = try MessageSQL.read(database, id: messageID) else { return nil }
-                let flags = try database.fetchAll("SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND state = 'open' ORDER BY id",
-                                                  [.text(messageID)]).map(Self.storedFlag)
+            let entries = try database.fetchAll(query, bound)
+            guard !entries.isEmpty else { return [] }
+            let messages = entries.map(MessageSQL.message)
+            let placeholders = Array(repeating: "?", count: messages.count).joined(separator: ", ")
+            let flags = try database.fetchAll(
+                "SELECT \(Self.flagColumns) FROM flags WHERE state = 'open' AND message_id IN (\(placeholders)) ORDER BY message_id, id",
+                messages.map { .text($0.id) }).map(Self.storedFlag)
+            let flagsByMessage = Dictionary(grouping: flags, by: \.messageID)
+            return zip(entries, messages).map { row, message in
+                let flags = flagsByMessage[message.id] ?? []
                 var counts: [String: Int] = [:]
                 for flag in flags { counts[flag.reason, default: 0] += 1 }
                 return ReviewItem(message: message, flags: flags, countsByReason: counts,
@@ -286,12 +304,16 @@ extension SQLStore {
         }
     }
 
+    /// A row of `flagColumns`, read by position: every statement that reads flags selects those
+    /// columns in that order, and a page of the review queue reads hundreds of flags (looking each
+    /// column up by name cost more than reading it).
     static func storedFlag(_ row: Row) -> StoredFlag {
-        StoredFlag(id: row.get("id") ?? "", messageID: row.get("message_id") ?? "", channelID: row.get("channel_id") ?? "",
-                   reporterID: row.get("reporter_id") ?? "", reason: row.get("reason") ?? "", details: row.get("details"),
-                   custom: row.get("custom"), ruleID: row.get("rule_id"), state: row.get("state") ?? .open,
-                   resolution: row.get("resolution"), resolvedBy: row.get("resolved_by"), resolvedAt: row.get("resolved_at"),
-                   createdAt: row.get("created_at") ?? "")
+        assert(row.columnNames == flagColumnList, "flags are read with flagColumns, in order")
+        return StoredFlag(id: row.get(0) ?? "", messageID: row.get(1) ?? "", channelID: row.get(2) ?? "",
+                          reporterID: row.get(3) ?? "", reason: row.get(4) ?? "", details: row.get(5),
+                          custom: row.get(6), ruleID: row.get(7), state: row.get(8) ?? .open,
+                          resolution: row.get(9), resolvedBy: row.get(10), resolvedAt: row.get(11),
+                          createdAt: row.get(12) ?? "")
     }
 }
 

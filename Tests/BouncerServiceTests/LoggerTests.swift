@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Testing
 @testable import BouncerService
 
@@ -23,5 +25,28 @@ import Testing
                                                    ("critical", .error)]
         for (name, level) in expected { #expect(Logger.Level(name: name) == level, "\(name)") }
         for name in ["", "verbose", "fatal", "warnings"] { #expect(Logger.Level(name: name) == nil, "\(name)") }
+    }
+
+    /// Threads buffer their lines apart: every line is written whole, once, and each thread's lines
+    /// keep their order.
+    @Test func linesLoggedOnManyThreadsAreWrittenWholeAndInEachThreadsOrder() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("logger-\(UUID().uuidString).jsonl").path
+        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(output >= 0)
+        defer { close(output); unlink(path) }
+        let logger = Logger(level: .info, output: output)
+        DispatchQueue.concurrentPerform(iterations: 6) { thread in
+            for index in 0..<2000 { logger.info("line", ["thread": .int(thread), "index": .int(index)]) }
+        }
+        logger.flush()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var next = [Int: Int]()
+        for line in text.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let thread = try #require(object["thread"] as? Int)
+            #expect(object["index"] as? Int == next[thread, default: 0], "thread \(thread)'s lines in order")
+            next[thread, default: 0] += 1
+        }
+        #expect(next == Dictionary(uniqueKeysWithValues: (0..<6).map { ($0, 2000) }))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import BouncerService
 
@@ -23,5 +24,22 @@ import Testing
         #expect(lines.contains(#"bouncer_http_requests_total{route="/x",method="other",status="405"} 1"#))
         #expect(lines.contains(#"bouncer_http_request_duration_seconds_bucket{route="/x",le="0.0025"} 2"#))
         #expect(lines.contains(#"bouncer_http_request_duration_seconds_count{route="/x"} 2"#))
+    }
+
+    /// Each thread counts its requests apart: a scrape adds every thread's counts together.
+    @Test func requestsCountedOnManyThreadsAddUpWhenScraped() {
+        let metrics = Metrics()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<1000 {
+                metrics.requestCompleted(route: "/x", method: "GET", status: index % 2 == 0 ? 200 : 404, seconds: thread == 0 ? 0.0001 : 0.2)
+            }
+        }
+        let lines = metrics.render().split(separator: "\n").map(String.init)
+        #expect(lines.contains(#"bouncer_http_requests_total{route="/x",method="GET",status="200"} 4000"#))
+        #expect(lines.contains(#"bouncer_http_requests_total{route="/x",method="GET",status="404"} 4000"#))
+        #expect(lines.contains(#"bouncer_http_request_duration_seconds_count{route="/x"} 8000"#))
+        #expect(lines.contains(#"bouncer_http_request_duration_seconds_bucket{route="/x",le="0.0005"} 1000"#))
+        #expect(lines.contains(#"bouncer_http_request_duration_seconds_bucket{route="/x",le="0.25"} 8000"#))
+        #expect(lines.filter { $0.hasPrefix("# TYPE bouncer_http_requests_total ") } == ["# TYPE bouncer_http_requests_total counter"])
     }
 }

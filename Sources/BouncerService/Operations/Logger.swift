@@ -6,7 +6,10 @@ import Locking
 
 /// JSON lines to standard output, one object a line: what container platforms collect. Lines are
 /// buffered and written together (at most every 200 ms, or when 32 KiB gather, or at once for
-/// errors), so logging every request costs no system call per request.
+/// errors), so logging every request costs no system call per request. Each thread buffers apart
+/// (`PerThread`), so the event loops never wait for each other to log: lines of one thread keep
+/// their order, and lines of two threads within one flush are written a thread at a time (each
+/// line carries its time).
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warn, error
@@ -51,7 +54,8 @@ public final class Logger: Sendable {
     }
 
     public let level: Level
-    private let buffer = Locked<[UInt8]>([])
+    private let buffers = PerThread<[UInt8]> { [] }
+    private let writing = Locked(())
     private let output: Int32
     private let flushQueue = DispatchQueue(label: "bouncer.log")
     // Set once in init, cancelled in deinit: never shared mutable state.
@@ -135,7 +139,7 @@ public final class Logger: Sendable {
     /// Ends a line and buffers it; errors, and a full buffer, are written at once.
     private func finish(_ line: inout [UInt8], _ level: Level) {
         line.append(contentsOf: "}\n".utf8)
-        let full = buffer.withLock { buffer in
+        let full = buffers.withLock { buffer in
             buffer.append(contentsOf: line)
             return buffer.count >= Self.flushThreshold
         }
@@ -147,12 +151,21 @@ public final class Logger: Sendable {
     public func warn(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.warn, message, fields) }
     public func error(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.error, message, fields) }
 
-    /// Writes everything buffered.
+    /// Writes everything buffered. One flush at a time, so two never interleave their lines.
     public func flush() {
-        let bytes = buffer.withLock { buffer -> [UInt8] in
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
+        writing.withLock { _ in write(gathered()) }
+    }
+
+    private func gathered() -> [UInt8] {
+        var bytes: [UInt8] = []
+        buffers.forEach { buffer in
+            bytes.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
+        return bytes
+    }
+
+    private func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + offset, bytes.count - offset) }
