@@ -31,10 +31,6 @@ public final class SQLiteStore: Sendable {
             let reader = try Database(path: path, mode: .readOnly)
             try reader.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
             try reader.execute("PRAGMA query_only = ON")
-            // A moderator's page (the review queue: 50 messages and their few hundred flags)
-            // touches more pages than SQLite's default 2 MB cache holds beside the indexes'
-            // upper levels: each reader keeps up to 16 MB, taken only as pages are read.
-            try reader.execute("PRAGMA cache_size = -\(Self.readerCacheKiB)")
             readerConnections.append(reader)
         }
         self.path = path
@@ -44,9 +40,6 @@ public final class SQLiteStore: Sendable {
                                      busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onBatch)
         self.readers = ReaderPool(connections: readerConnections)
     }
-
-    /// Each reader's page cache, in KiB.
-    static let readerCacheKiB = 16 * 1024
 
     /// The writer connection, configured: WAL, the chosen durability, foreign keys, busy timeout.
     public static func openWriter(path: String, configuration: StoreConfiguration) throws -> Database {

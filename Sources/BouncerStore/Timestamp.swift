@@ -23,8 +23,7 @@ public enum Timestamp {
         let seconds = Int(spec.tv_sec)
         let milliseconds = Int(spec.tv_nsec) / 1_000_000
         // Every stored row and log line asks for the time: the part up to the second is
-        // formatted once a second (by each thread, which keeps its own: one shared copy made
-        // the event loops wait for each other), the milliseconds each time.
+        // formatted once a second, the milliseconds each time.
         let prefix = secondPrefix.withLock { cached -> [UInt8] in
             if cached.second != seconds {
                 cached = (seconds, Array(format(seconds: seconds, milliseconds: 0).utf8.prefix(20)))
@@ -39,7 +38,7 @@ public enum Timestamp {
         return prefix.count + 4
     }
 
-    private static let secondPrefix = PerThread<(second: Int, prefix: [UInt8])> { (-1, []) }
+    private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))
 
     /// Seconds since 1970 of a time as `now()` writes it; nil for any other text.
     public static func epochSeconds(_ text: String) -> Double? {

@@ -6,10 +6,7 @@ import Locking
 
 /// JSON lines to standard output, one object a line: what container platforms collect. Lines are
 /// buffered and written together (at most every 200 ms, or when 32 KiB gather, or at once for
-/// errors), so logging every request costs no system call per request. Each thread buffers apart
-/// (`PerThread`), so the event loops never wait for each other to log: lines of one thread keep
-/// their order, and lines of two threads within one flush are written a thread at a time (each
-/// line carries its time).
+/// errors), so logging every request costs no system call per request.
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warn, error
@@ -54,7 +51,7 @@ public final class Logger: Sendable {
     }
 
     public let level: Level
-    private let buffers = PerThread<[UInt8]> { [] }
+    private let buffer = Locked<[UInt8]>([])
     private let writing = Locked(())
     private let output: Int32
     private let flushQueue = DispatchQueue(label: "bouncer.log")
@@ -139,7 +136,7 @@ public final class Logger: Sendable {
     /// Ends a line and buffers it; errors, and a full buffer, are written at once.
     private func finish(_ line: inout [UInt8], _ level: Level) {
         line.append(contentsOf: "}\n".utf8)
-        let full = buffers.withLock { buffer in
+        let full = buffer.withLock { buffer in
             buffer.append(contentsOf: line)
             return buffer.count >= Self.flushThreshold
         }
@@ -153,16 +150,12 @@ public final class Logger: Sendable {
 
     /// Writes everything buffered. One flush at a time, so two never interleave their lines.
     public func flush() {
-        writing.withLock { _ in write(gathered()) }
-    }
-
-    private func gathered() -> [UInt8] {
-        var bytes: [UInt8] = []
-        buffers.forEach { buffer in
-            bytes.append(contentsOf: buffer)
-            buffer.removeAll(keepingCapacity: true)
+        writing.withLock { _ in
+            write(buffer.withLock { buffer -> [UInt8] in
+                defer { buffer.removeAll(keepingCapacity: true) }
+                return buffer
+            })
         }
-        return bytes
     }
 
     private func write(_ bytes: [UInt8]) {

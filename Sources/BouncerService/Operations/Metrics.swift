@@ -36,12 +36,6 @@ final class Metrics: Sendable {
             histograms[labels, default: HistogramSample(buckets: Array(repeating: 0, count: buckets.count))].observe(value, buckets)
         }
 
-        /// Adds another family's samples (of the same declaration) to this one's.
-        func merge(_ other: Family) {
-            values.merge(other.values, uniquingKeysWith: +)
-            histograms.merge(other.histograms) { mine, theirs in mine.adding(theirs) }
-        }
-
         /// A copy, for rendering outside the lock.
         func snapshot() -> Family {
             let copy = Family(kind: kind, help: help, labelNames: labelNames, buckets: buckets)
@@ -57,10 +51,6 @@ final class Metrics: Sendable {
         var sum: Double = 0
         var count: Double = 0
 
-        func adding(_ other: HistogramSample) -> HistogramSample {
-            HistogramSample(buckets: zip(buckets, other.buckets).map(+), sum: sum + other.sum, count: count + other.count)
-        }
-
         mutating func observe(_ value: Double, _ bounds: [Double]) {
             for (index, bound) in bounds.enumerated() where value <= bound { buckets[index] += 1 }
             sum += value
@@ -68,28 +58,23 @@ final class Metrics: Sendable {
         }
     }
 
-    /// Every family by name but the two below; each family's samples change only under this lock.
+    /// Every family by name; each family's samples change only under this lock.
     private let families: Locked<[String: Family]>
-    /// The two families every request adds to, kept apart for each thread and added up when
-    /// scraped: with one lock for them, the event loops waited for each other on every request.
-    private let requestFamilies: PerThread<RequestFamilies>
-    private static let requestsName = "bouncer_http_requests_total"
-    private static let requestDurationsName = "bouncer_http_request_duration_seconds"
-
-    private struct RequestFamilies {
-        let requests = Family(kind: .counter, help: "HTTP requests answered, by route, method and status.",
-                              labelNames: ["route", "method", "status"], buckets: [])
-        let durations = Family(kind: .histogram, help: "Time from a request's head to its response, by route.",
-                               labelNames: ["route"], buckets: Metrics.latencyBuckets)
-    }
+    /// The two families every request adds to, kept at hand: looking them up by name cost two
+    /// string hashes a request.
+    private let requests: Family
+    private let requestDurations: Family
     /// Gauges read when scraped, from state that lives elsewhere (open connections).
     private let readers = Locked<[(name: String, help: String, read: @Sendable () -> Double)]>([])
 
     static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
     init() {
-        requestFamilies = PerThread { RequestFamilies() }
-        families = Locked([:])
+        requests = Family(kind: .counter, help: "HTTP requests answered, by route, method and status.",
+                          labelNames: ["route", "method", "status"], buckets: [])
+        requestDurations = Family(kind: .histogram, help: "Time from a request's head to its response, by route.",
+                                  labelNames: ["route"], buckets: Self.latencyBuckets)
+        families = Locked(["bouncer_http_requests_total": requests, "bouncer_http_request_duration_seconds": requestDurations])
     }
 
     func declare(_ name: String, _ kind: Kind, _ help: String, labels: [String] = [], buckets: [Double] = latencyBuckets) {
@@ -132,9 +117,9 @@ final class Metrics: Sendable {
         }
         let counted = LabelValues(route, methodLabel, String(status))
         let timed = LabelValues(route)
-        requestFamilies.withLock { families in
-            families.requests.add(1, counted)
-            families.durations.observe(seconds, timed)
+        families.withLock { _ in
+            requests.add(1, counted)
+            requestDurations.observe(seconds, timed)
         }
     }
 
@@ -149,14 +134,7 @@ final class Metrics: Sendable {
         for (name, help, value) in read + extra {
             text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(Self.number(value))\n"
         }
-        var snapshot = families.withLock { $0.mapValues { $0.snapshot() } }
-        let requestTotals = RequestFamilies()
-        requestFamilies.forEach { families in
-            requestTotals.requests.merge(families.requests)
-            requestTotals.durations.merge(families.durations)
-        }
-        snapshot[Self.requestsName] = requestTotals.requests
-        snapshot[Self.requestDurationsName] = requestTotals.durations
+        let snapshot = families.withLock { $0.mapValues { $0.snapshot() } }
         for name in snapshot.keys.sorted() {
             let family = snapshot[name]!
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
