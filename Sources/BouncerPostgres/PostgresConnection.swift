@@ -64,6 +64,52 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
+    /// Runs `statements` in order in one round trip (libpq's pipeline mode: every statement is
+    /// sent, then one sync, then every result is read), returning each statement's result. The
+    /// first failure is thrown once the round trip is over; the server skipped every statement
+    /// after it, so a transaction begun by the first statement is left failed, to be rolled back.
+    public func pipeline(_ statements: [(sql: String, arguments: [DatabaseValue])]) throws(PostgresError) -> [PostgresResult] {
+        guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }
+        guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(sqlState: nil, message: Self.message(handle), connectionLost: !isOpen) }
+        defer { PQexitPipelineMode(handle) }
+        for statement in statements {
+            let text = PlaceholderRewriter.numbered(statement.sql)
+            let values: [String?] = statement.arguments.map(Self.text)
+            let sent = Self.withCStrings(values) { pointers in
+                PQsendQueryParams(handle, text, Int32(values.count), nil, pointers, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lostInPipeline(statement.sql) }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lostInPipeline(nil) }
+        var results: [PostgresResult] = []
+        var failure: PostgresError?
+        // Each statement's result, each followed by a nil, then the sync's own result.
+        for statement in statements {
+            guard let result = PQgetResult(handle) else { throw lostInPipeline(statement.sql) }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                results.append(PostgresResult(result))
+            case PGRES_PIPELINE_ABORTED:
+                break
+            default:
+                if failure == nil { failure = error(result, sql: statement.sql) }
+            }
+            PQclear(result)
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        guard let sync = PQgetResult(handle) else { throw lostInPipeline(nil) }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced else { throw failure ?? lostInPipeline(nil) }
+        if let failure { throw failure }
+        if let last = results.last { changes = last.changes }
+        return results
+    }
+
+    private func lostInPipeline(_ sql: String?) -> PostgresError {
+        PostgresError(sqlState: nil, message: Self.message(handle), sql: sql, connectionLost: true)
+    }
+
     /// Runs statements that take no values, separated by semicolons, in one round trip (the
     /// simple query protocol): migrations, transaction control.
     public func executeScript(_ sql: String) throws(PostgresError) {

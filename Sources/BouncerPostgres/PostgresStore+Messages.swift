@@ -7,10 +7,12 @@ extension PostgresStore: MessageRepository {
     public func send(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         let values = MessageSQL.values(message)
-        // A new message that is no reply (nothing to look up first) and tells no event is inserted
-        // with the group's others in one statement; `work` is for the rest, and for a taken id.
-        let combinable = message.parentID != nil || !events.isEmpty ? nil : (
-            row: CombinedInsert.Row(key: message.id, values: values, children: flags.map { Self.flagRow($0, author: message.userID) }),
+        // A new message that is no reply (nothing to look up first) is inserted with the group's
+        // others, their flags and events in one statement; `work` is for the rest, and for a
+        // taken id.
+        let combinable = message.parentID != nil ? nil : (
+            row: CombinedInsert.Row(key: message.id, values: values, children: flags.map { Self.flagRow($0, author: message.userID) },
+                                    events: events),
             made: { @Sendable (sequence: Int64) -> SendOutcome in
                 var stored = message
                 stored.sequence = sequence
@@ -27,9 +29,16 @@ extension PostgresStore: MessageRepository {
 
     /// New messages and their flags, inserted a group at a time.
     static let messagesInsert = CombinedInsert(
-        table: "messages", columns: MessageSQL.insertColumns.split(separator: ",").map { String($0.drop { $0 == " " }) }, returning: "sequence",
-        childTable: "flags", childColumns: ["id", "message_id", "channel_id", "reporter_id", "reason", "details", "custom", "rule_id",
-                                            "created_at", "author_id"])
+        table: "messages",
+        columns: MessageSQL.insertColumns.split(separator: ",").map { name in
+            let name = String(name.drop { $0 == " " })
+            return CombinedInsert.Column(name, ["flagged", "edited"].contains(name) ? "integer" : "text")
+        },
+        returning: "sequence",
+        childTable: "flags",
+        childColumns: ["id", "message_id", "channel_id", "reporter_id", "reason", "details", "custom", "rule_id", "created_at", "author_id"]
+            .map { CombinedInsert.Column($0) },
+        childKey: "message_id", appendsEvents: true)
 
     private static func flagRow(_ flag: NewFlag, author: String) -> [DatabaseValue] {
         [.text(flag.id), .text(flag.messageID), .text(flag.channelID), .text(flag.reporterID), .text(flag.reason),

@@ -2,10 +2,15 @@ import BouncerStore
 import Locking
 
 /// The connection that writes, with group commit as the SQLite store's `DatabaseWriter` has it:
-/// writes that arrive while a group commits are gathered into the next transaction, each in a
-/// savepoint of its own (so one failing write does not undo the others), and each caller is
-/// resumed only after the COMMIT that holds its write has returned. Nothing is acknowledged before
-/// it is durable. A write that fails because the database is unavailable fails its whole group.
+/// writes that arrive while a group commits are gathered into the next transaction, and each
+/// caller is resumed only after the COMMIT that holds its write has returned. Nothing is
+/// acknowledged before it is durable. A write that fails because the database is unavailable
+/// fails its whole group.
+///
+/// A group of new rows (sends) is one statement between BEGIN and COMMIT, all sent in one round
+/// trip. Other groups run write by write, a write in a savepoint of its own when it may fail
+/// after changing something (so one failing write does not undo the others); a group that fails
+/// without savepoints runs again with them.
 ///
 /// Several instances may write to one database at once: what must hold across them (one open flag
 /// per user and message, a client id used once) is held by constraints and row locks inside these
@@ -109,17 +114,85 @@ public final class PostgresWriter: Sendable {
             let batch = pending.nextGroup(limit: maxBatchSize)
             if batch.isEmpty { return }
             let started = ContinuousClock.now
-            let commitError = commit(batch)
-            for item in batch { item.finish(commitError) }
+            let commitError = commitAndFinish(batch)
             onGroup(GroupReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
+        }
+    }
+
+    /// Commits `batch` and tells each write how it ended; returns the group's failure, if any.
+    /// A group of new rows only (the usual one: sends) goes in one round trip; any other runs
+    /// write by write.
+    private func commitAndFinish(_ batch: [WorkItem]) -> PostgresError? {
+        var careful = false
+        if let combinedInsert, batch.allSatisfy({ $0.row != nil }) {
+            switch commitInOneRoundTrip(batch, combinedInsert) {
+            case .committed(let leftovers):
+                // Writes whose key was taken (or given twice) find out why on their own path,
+                // in a transaction of their own: the others' commit is already theirs.
+                let leftoverError = leftovers.isEmpty ? nil : commit(leftovers.map { batch[$0] }, careful: false)
+                let left = Set(leftovers)
+                for (index, item) in batch.enumerated() { item.finish(left.contains(index) ? leftoverError : nil) }
+                return leftoverError
+            case .failed(let error):
+                for item in batch { item.finish(error) }
+                return error
+            case .runCarefully:
+                careful = true
+            case .runAgain:
+                break
+            }
+        }
+        let commitError = commit(batch, careful: careful)
+        for item in batch { item.finish(commitError) }
+        return commitError
+    }
+
+    private enum RoundTripOutcome {
+        /// Committed; the indexes of the writes whose rows were not inserted.
+        case committed(leftovers: [Int])
+        case failed(PostgresError)
+        /// A row was refused: the group runs again write by write, each in a savepoint.
+        case runCarefully
+        /// A conflict with another instance: the group runs again.
+        case runAgain
+    }
+
+    /// BEGIN, the group's rows with their children and events, and COMMIT, sent at once (libpq's
+    /// pipeline mode): one round trip a group, and no savepoint, since such a write fails only
+    /// through the database.
+    private func commitInOneRoundTrip(_ batch: [WorkItem], _ combinedInsert: CombinedInsert) -> RoundTripOutcome {
+        let rows = CombinedInsert.firstOfEachKey(batch.compactMap(\.row))
+        do {
+            let inserted = try session.runHere { connection in
+                let results = try connection.pipeline([(sql: "BEGIN", arguments: []), combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])])
+                return combinedInsert.inserted(results[1])
+            }
+            var claimed = Set<String>()
+            var leftovers: [Int] = []
+            for (index, item) in batch.enumerated() {
+                if let key = item.row?.key, let value = inserted[key], claimed.insert(key).inserted {
+                    item.rowInserted?(value)
+                } else {
+                    leftovers.append(index)
+                }
+            }
+            return .committed(leftovers: leftovers)
+        } catch {
+            _ = try? session.runHere { connection in
+                if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
+            }
+            let failure = error as? PostgresError ?? PostgresError(sqlState: nil, message: String(describing: error))
+            if failure.isSerializationFailure { return .runAgain }
+            if failure.isUnavailable { return .failed(failure) }
+            return .runCarefully
         }
     }
 
     /// Runs and commits one group; nil when it committed. A group that a savepoint-free write
     /// left aborted runs again, carefully (every write in a savepoint); one that lost a
     /// serialization or deadlock conflict with another instance runs again as it was, a few times.
-    private func commit(_ batch: [WorkItem]) -> PostgresError? {
-        var careful = false
+    private func commit(_ batch: [WorkItem], careful startCarefully: Bool) -> PostgresError? {
+        var careful = startCarefully
         var conflicts = 0
         while true {
             do {

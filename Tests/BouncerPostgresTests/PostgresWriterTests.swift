@@ -47,7 +47,8 @@ import TestSupport
             CREATE TABLE cc (parent TEXT NOT NULL, note TEXT NOT NULL)
             """)
         let writer = PostgresWriter(url: database.url, maxBatchSize: 64, combinedInsert: CombinedInsert(
-            table: "c", columns: ["id", "n"], returning: "sequence", childTable: "cc", childColumns: ["parent", "note"]))
+            table: "c", columns: [.init("id"), .init("n", "integer")], returning: "sequence", childTable: "cc",
+            childColumns: [.init("parent"), .init("note")], childKey: "parent"))
         defer { writer.close() }
         let results = await withTaskGroup(of: String.self) { group in
             for index in 0..<300 {
