@@ -38,4 +38,6 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// Two transactions could not both commit as they ran: the whole transaction may be retried.
     public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    public var isConflict: Bool { isSerializationFailure }
 }

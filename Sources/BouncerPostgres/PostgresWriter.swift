@@ -1,4 +1,5 @@
 import BouncerStore
+import Glibc
 import Locking
 
 /// The connection that writes, with group commit as the SQLite store's `DatabaseWriter` has it:
@@ -245,8 +246,9 @@ public final class PostgresWriter: Sendable {
                 let failure = error as? PostgresError ?? PostgresError(sqlState: nil, message: String(describing: error))
                 if error is RunCarefully {
                     careful = true
-                } else if failure.isSerializationFailure && conflicts < 3 {
+                } else if failure.isSerializationFailure && conflicts < Self.conflictRetries {
                     conflicts += 1
+                    Self.pauseAfterConflict(conflicts)
                 } else {
                     return failure
                 }
@@ -256,6 +258,17 @@ public final class PostgresWriter: Sendable {
 
     /// A write without a savepoint failed and took the transaction with it.
     private struct RunCarefully: Error {}
+
+    /// How often a group that lost a serialization failure or deadlock runs again before its
+    /// writes are told (`isConflict`: 503, try again).
+    static let conflictRetries = 5
+
+    /// A pause before the next try, growing with each (1-2 ms, then 2-4, 4-8, ...): two
+    /// instances that keep meeting on the same rows should not meet again at once.
+    private static func pauseAfterConflict(_ attempt: Int) {
+        let base = 1_000 << min(attempt - 1, 6)
+        usleep(UInt32(base + Int.random(in: 0..<base)))
+    }
 
     static let groupAborted = PostgresError(
         sqlState: nil, message: "a write left its group's transaction aborted; no write of the group was kept")

@@ -180,4 +180,62 @@ import TestSupport
         try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('after', 9)") }
         #expect(try PostgresConnection(url: database.url).fetchValue("SELECT n FROM t WHERE id = 'after'", as: Int.self) == 9)
     }
+
+    /// A group that loses a serialization failure runs again (the trigger fails the first two
+    /// tries, as another instance's commit would), and succeeds; one that loses every time is
+    /// told `isConflict` (503 to clients), never an error of its own, and the writer goes on.
+    @Test func aWriteThatLosesToAnotherIsRunAgainAndOneThatAlwaysLosesIsAConflict() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        try PostgresConnection(url: database.url).executeScript("""
+            CREATE SEQUENCE tries;
+            CREATE FUNCTION lose() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.n < 0 OR nextval('tries') <= 2 THEN
+                    RAISE EXCEPTION 'could not serialize access (forced)' USING ERRCODE = '40001';
+                END IF;
+                RETURN NEW;
+            END;
+            $$;
+            CREATE TRIGGER lose BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION lose();
+            """)
+        try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('won', 1)") }
+        let connection = try PostgresConnection(url: database.url)
+        #expect(try connection.fetchValue("SELECT last_value FROM tries", as: Int.self) == 3, "two lost tries, then the third won")
+        do {
+            try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('never', -1)") }
+            Issue.record("a write that always loses is not committed")
+        } catch let error as PostgresError {
+            #expect(error.isConflict && !error.isUnavailable, "\(error)")
+        }
+        try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('after', 2)") }
+        #expect(try connection.fetchAll("SELECT id FROM t ORDER BY n").compactMap { $0.get("id", as: String.self) } == ["won", "after"])
+    }
+
+    /// A real deadlock with another session: the writer waits first, so its deadlock check (after
+    /// `deadlock_timeout`, the same for both) finds the cycle and ends its own transaction (40P01); it runs the group again, which
+    /// waits for the other session's commit and then succeeds.
+    @Test func aDeadlockWithAnotherSessionIsRunAgainAndCommits() async throws {
+        let (database, writer) = try Self.prepared()
+        defer { writer.close() }
+        let other = try PostgresConnection(url: database.url)
+        try other.executeScript("INSERT INTO t (id, n) VALUES ('a', 0), ('b', 0)")
+        try other.executeScript("BEGIN; UPDATE t SET n = n + 10 WHERE id = 'a'")
+        let write = Task {
+            try await writer.write { connection in
+                try connection.execute("UPDATE t SET n = n + 1 WHERE id = 'b'", [])
+                try connection.execute("UPDATE t SET n = n + 1 WHERE id = 'a'", [])
+            }
+        }
+        // The writer now holds b and waits for a; taking b closes the cycle.
+        let blocked = try PostgresConnection(url: database.url)
+        #expect(try await waitUntil(.seconds(20)) {
+            (try? blocked.fetchValue("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", as: Int.self)) == 1
+        }, "the writer waits for the other session's lock")
+        try other.execute("UPDATE t SET n = n + 10 WHERE id = 'b'", [])
+        try other.executeScript("COMMIT")
+        try await write.value
+        let values = try blocked.fetchAll("SELECT id, n FROM t ORDER BY id").map { "\($0.get("id", as: String.self)!)=\($0.get("n", as: Int.self)!)" }
+        #expect(values == ["a=11", "b=11"], "both sessions' changes, the writer's once")
+    }
 }

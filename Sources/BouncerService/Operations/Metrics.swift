@@ -216,6 +216,8 @@ extension Metrics {
                         "Of those, frames copied into the database file (fewer while readers still need the rest).")
         metrics.declare("bouncer_store_unavailable_total", .counter,
                         "Requests refused with 503 store_unavailable: the store's disk was full or failing.")
+        metrics.declare("bouncer_store_conflicts_total", .counter,
+                        "Requests refused with 503 store_unavailable after their write lost to other instances' (serialization failures, deadlocks) past every retry.")
         metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
                         buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
         metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")

@@ -31,7 +31,17 @@ final class StoreAvailability: Sendable {
 
     /// The answer for an error a handler threw, if it says the store cannot take writes now.
     func problem(for error: any Error) -> HTTPError? {
-        guard let error = error as? any StoreFailure, error.isUnavailable else { return nil }
+        guard let error = error as? any StoreFailure else { return nil }
+        if error.isConflict {
+            // The store is up; this write met others' again and again. Not a refusal of the
+            // store: `/readyz` stays as it is.
+            metrics.add("bouncer_store_conflicts_total")
+            logger.warn("write refused with 503 after conflicts with other instances", ["error": .string(error.description)])
+            return HTTPError(.serviceUnavailable, code: "store_unavailable",
+                             detail: "The store could not settle this write with other instances' writes; nothing was kept. Try again shortly.",
+                             headers: ["Retry-After": String(Self.retryAfterSeconds)])
+        }
+        guard error.isUnavailable else { return nil }
         refused(error)
         return HTTPError(.serviceUnavailable, code: "store_unavailable",
                          detail: "The store cannot take this now (its disk may be full or failing, or its server down); nothing was kept. Try again shortly.",
