@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl postgresql chromium chromium-driver python3-selenium
+TEST_PACKAGES := python3 python3-venv curl postgresql pgbouncer chromium chromium-driver python3-selenium
 BENCH_PACKAGES := wrk nginx-light curl postgresql chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
@@ -47,6 +47,9 @@ run: release
 # after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
 # DatabaseOutageTests stops a database server under load: it runs alone, after the other
 # black-box suites, not beside them.
+# The PostgreSQL black-box suites run once more through PgBouncer in transaction pooling mode
+# (scripts/with-pgbouncer.sh), as operators run it: the services listen for changes directly
+# (--database-listen-url).
 # The black-box suites of the API, run a third time with each service three instances on one
 # PostgreSQL database, called in turn (the others are about one process: its start, signals,
 # descriptors, counters, log, commands, or a cluster of their own).
@@ -66,6 +69,7 @@ test-steps:
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
+	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer

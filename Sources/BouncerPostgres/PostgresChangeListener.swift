@@ -61,6 +61,6 @@ final class PostgresChangeListener: ChangeWatch, @unchecked Sendable {
 
 extension PostgresStore {
     public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? {
-        PostgresChangeListener(url: url, changed: changed)
+        PostgresChangeListener(url: listenURL ?? url, changed: changed)
     }
 }

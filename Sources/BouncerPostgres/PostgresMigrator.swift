@@ -3,7 +3,8 @@ import BouncerStore
 /// Applies PostgreSQL's migrations (`migrations/postgres/`) as `Migrator` applies SQLite's: in
 /// order, each in its own transaction, each recorded with its checksum in `schema_migrations`,
 /// after checking that every applied one is still present and unchanged. Instances that start at
-/// once take turns under an advisory lock, so each migration is applied once.
+/// once take turns under an advisory lock held by each migration's transaction, so each
+/// migration is applied once.
 public struct PostgresMigrator: Sendable {
     public let migrator: Migrator
 
@@ -34,29 +35,39 @@ public struct PostgresMigrator: Sendable {
         }
     }
 
-    /// Applies every pending migration; returns those it applied.
+    /// Applies every pending migration; returns those it applied. Each is applied in a
+    /// transaction of its own that first takes the advisory lock for the transaction's length
+    /// (`pg_advisory_xact_lock`) and reads what is applied anew: a session's lock would outlive
+    /// its unlock behind a pooler in transaction mode, whose next transaction may run on another
+    /// server connection.
     @discardableResult
     public func migrate(_ connection: PostgresConnection, now: () -> String = Timestamp.now) throws -> [Migration] {
-        try connection.execute("SELECT pg_advisory_lock(?)", [.integer(Self.lockKey)])
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(?)", [.integer(Self.lockKey)]) }
-        try connection.executeScript(Self.bookkeepingSQL)
-        let applied = try appliedRecords(connection)
-        try migrator.verify(applied)
         var done: [Migration] = []
-        for migration in migrator.migrations where applied[migration.version] == nil {
+        while true {
+            try connection.executeScript("BEGIN")
             do {
-                try connection.executeScript("BEGIN")
-                try connection.executeScript(migration.sql)
-                try connection.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                                       [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .text(now())])
-                try connection.executeScript("COMMIT")
+                try connection.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.lockKey)])
+                try connection.executeScript(Self.bookkeepingSQL)
+                let applied = try appliedRecords(connection)
+                try migrator.verify(applied)
+                guard let migration = migrator.migrations.first(where: { applied[$0.version] == nil }) else {
+                    try connection.executeScript("COMMIT")
+                    return done
+                }
+                do {
+                    try connection.executeScript(migration.sql)
+                    try connection.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                                           [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .text(now())])
+                    try connection.executeScript("COMMIT")
+                } catch {
+                    throw MigrationError.failed(fileName: migration.fileName, reason: String(describing: error))
+                }
+                done.append(migration)
             } catch {
                 _ = try? connection.executeScript("ROLLBACK")
-                throw MigrationError.failed(fileName: migration.fileName, reason: String(describing: error))
+                throw error
             }
-            done.append(migration)
         }
-        return done
     }
 
     private func appliedRecords(_ connection: PostgresConnection) throws -> [Int: Migrator.Record] {

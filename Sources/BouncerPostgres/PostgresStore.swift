@@ -5,6 +5,9 @@ import BouncerStore
 /// repositories written once for both stores (`SQLStore`) run on it unchanged.
 public final class PostgresStore: SQLStore {
     public let url: String
+    /// Where the listener for changes connects (`LISTEN` needs a session of its own, which a
+    /// pooler in transaction mode does not give); nil is `url`.
+    public let listenURL: String?
     public let writer: PostgresWriter
     /// Transactions of one write each, on a connection of their own (`writeApart`). Their commits
     /// do not wait for the disk: what they record (webhook deliveries taken and attempted, the
@@ -18,12 +21,13 @@ public final class PostgresStore: SQLStore {
 
     /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
     /// once apply each migration once), and opens the writer and the readers.
-    public init(url: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
+    public init(url: String, listenURL: String? = nil, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
                 onGroup: @escaping @Sendable (PostgresWriter.GroupReport) -> Void = { _ in }) throws {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         try PostgresMigrator(migrations: migrations).migrate(connection)
         self.url = url
+        self.listenURL = listenURL
         schemaVersion = migrations.last?.version ?? 0
         writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert, onGroup: onGroup)
         backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)

@@ -33,6 +33,8 @@ public final class PostgresWriter: Sendable {
     private let maxBatchSize: Int
     private let onGroup: @Sendable (GroupReport) -> Void
     private let combinedInsert: CombinedInsert?
+    /// What opens a group's transaction.
+    private let begin: String
 
     /// What one group looked like, for metrics.
     public struct GroupReport: Sendable {
@@ -46,9 +48,9 @@ public final class PostgresWriter: Sendable {
     /// the database may lose the last few), for writes that are safe to lose and do again.
     init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, synchronousCommit: Bool = true,
          onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
-        session = PostgresSession(url: url, label: "bouncer.postgres.writer") { connection in
-            if !synchronousCommit { try connection.execute("SET synchronous_commit = off", []) }
-        }
+        session = PostgresSession(url: url, label: "bouncer.postgres.writer")
+        // Set in each transaction, never for the session (see `fetchAllWithoutWaitingForDisk`).
+        begin = synchronousCommit ? "BEGIN" : "BEGIN; " + PostgresConnection.lazyCommit
         self.maxBatchSize = max(1, maxBatchSize)
         self.combinedInsert = combinedInsert
         self.onGroup = onGroup
@@ -165,8 +167,10 @@ public final class PostgresWriter: Sendable {
         let rows = CombinedInsert.firstOfEachKey(batch.compactMap(\.row))
         do {
             let inserted = try session.runHere { connection in
-                let results = try connection.pipeline([(sql: "BEGIN", arguments: []), combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])])
-                return combinedInsert.inserted(results[1])
+                // A pipeline's statements go one by one (no script): BEGIN, then any setting.
+                let opening = begin.split(separator: ";").map { (sql: String($0), arguments: [DatabaseValue]()) }
+                let results = try connection.pipeline(opening + [combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])])
+                return combinedInsert.inserted(results[opening.count])
             }
             var claimed = Set<String>()
             var leftovers: [Int] = []
@@ -198,7 +202,7 @@ public final class PostgresWriter: Sendable {
         while true {
             do {
                 try session.runHere { connection in
-                    try connection.executeScript("BEGIN")
+                    try connection.executeScript(begin)
                     func runAlone(_ item: WorkItem) throws {
                         if let error = item.run(connection, careful) { throw error }
                         // A write that failed without a savepoint (or failed its savepoint's

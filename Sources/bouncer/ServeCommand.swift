@@ -24,7 +24,11 @@ enum ServeCommand {
     static let options: [OptionSpec] = [
         OptionSpec(name: "host", environment: "BOUNCER_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
         OptionSpec(name: "port", environment: "BOUNCER_PORT", valueName: "PORT", help: "port to listen on (default 8080; 0 picks one)"),
-    ] + storeOptions + secretOptions + [
+    ] + storeOptions + [
+        OptionSpec(name: "database-listen-url", environment: "BOUNCER_DATABASE_LISTEN_URL", valueName: "URL",
+                   help: "with --database-url through a pooler in transaction mode (PgBouncer): the database itself, "
+                       + "for the one session that LISTENs for other instances' changes"),
+    ] + secretOptions + [
         OptionSpec(name: "localization-dir", environment: "BOUNCER_LOCALIZATION_DIR", valueName: "DIR",
                    help: "<locale>.lproj/Localizable.strings files that override the bundled texts"),
         OptionSpec(name: "default-locale", environment: "BOUNCER_DEFAULT_LOCALE", valueName: "TAG",
@@ -119,6 +123,9 @@ enum ServeCommand {
         }
         configuration.integrations.streamAPIKey = parsed.values["stream-api-key"]
         configuration.integrations.streamAPISecret = parsed.values["stream-api-secret"]
+        if configuration.databaseListenURL != nil && configuration.databaseURL == nil {
+            throw UsageError(description: "--database-listen-url goes with --database-url")
+        }
         if (configuration.integrations.streamAPIKey ?? "").isEmpty != (configuration.integrations.streamAPISecret ?? "").isEmpty {
             throw UsageError(description: "--stream-api-key and --stream-api-secret go together")
         }
@@ -128,6 +135,7 @@ enum ServeCommand {
     static func applyStoreOptions(_ parsed: ParsedOptions, to configuration: inout ServiceConfiguration) {
         if let directory = parsed.values["data-dir"] { configuration.dataDirectory = directory }
         if let url = parsed.values["database-url"], !url.isEmpty { configuration.databaseURL = url }
+        if let url = parsed.values["database-listen-url"], !url.isEmpty { configuration.databaseListenURL = url }
         if let directory = parsed.values["migrations-dir"] { configuration.migrationsDirectory = directory }
     }
 

@@ -11,6 +11,9 @@ public final class PostgresTestDatabase: @unchecked Sendable {
 
     /// The database's URL.
     public let url: String
+    /// The same database through the pooler in transaction mode that scripts/with-pgbouncer.sh
+    /// puts in front of the cluster (`BOUNCER_TEST_POSTGRES_POOLER_URL`), when there is one.
+    public let pooledURL: String?
     public let name: String
     private let adminURL: String
 
@@ -20,10 +23,13 @@ public final class PostgresTestDatabase: @unchecked Sendable {
                                 + "(`make test` starts one with scripts/postgres-cluster.sh)")
         }
         adminURL = admin
-        name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        self.name = name
         try Self.psql(admin, "CREATE DATABASE \(name)")
         guard let slash = admin.range(of: "/", options: .backwards) else { throw Unavailable(description: "not a URL: \(admin)") }
         url = String(admin[..<slash.upperBound]) + name
+        let pooler = ProcessInfo.processInfo.environment["BOUNCER_TEST_POSTGRES_POOLER_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        pooledURL = pooler.flatMap { pooler in pooler.range(of: "/", options: .backwards).map { String(pooler[..<$0.upperBound]) + name } }
     }
 
     deinit {

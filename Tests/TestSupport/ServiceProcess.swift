@@ -8,7 +8,9 @@ public struct ServiceStartError: Error, CustomStringConvertible {
 
 /// Which store the black-box tests run the binary on: SQLite (the default), or PostgreSQL when
 /// `BOUNCER_TEST_STORE=postgres` (each service then gets a database of its own on the cluster of
-/// `BOUNCER_TEST_POSTGRES_URL`).
+/// `BOUNCER_TEST_POSTGRES_URL`). With `BOUNCER_TEST_POSTGRES_POOLER_URL` too, services reach it
+/// through that pooler (PgBouncer in transaction mode), listening for changes directly
+/// (`--database-listen-url`); commands (`migrate`, `backup`) go to the database itself.
 public enum TestStore {
     public static var isPostgres: Bool { ProcessInfo.processInfo.environment["BOUNCER_TEST_STORE"] == "postgres" }
 
@@ -27,6 +29,9 @@ public enum TestStore {
             let created = try PostgresTestDatabase()
             databases[dataDirectory] = created
             return created
+        }
+        if !["migrate", "backup"].contains(arguments.first ?? ""), let pooled = database.pooledURL {
+            return (["--database-url", pooled, "--database-listen-url", database.url], database)
         }
         return (["--database-url", database.url], database)
     }

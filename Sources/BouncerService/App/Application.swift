@@ -164,7 +164,8 @@ func openStore(_ configuration: ServiceConfiguration, availability: StoreAvailab
         metrics.observe("bouncer_store_commit_duration_seconds", [], duration / .seconds(1))
     }
     if let url = configuration.databaseURL {
-        return try PostgresStore(url: url, configuration: configuration.store, migrations: migrations) { group in
+        return try PostgresStore(url: url, listenURL: configuration.databaseListenURL, configuration: configuration.store,
+                                 migrations: migrations) { group in
             committedGroup(size: group.size, duration: group.duration, failed: group.error != nil)
         }
     }

@@ -13,6 +13,10 @@ public struct ServiceConfiguration: Sendable {
     /// in, shared by every instance given it; nil keeps the embedded SQLite store in the data
     /// directory.
     public var databaseURL: String?
+    /// Where the listener for other instances' changes connects, when `databaseURL` goes through
+    /// a pooler in transaction mode (PgBouncer), whose sessions cannot `LISTEN`: the database
+    /// itself. nil listens through `databaseURL`.
+    public var databaseListenURL: String?
     public var logLevel = Logger.Level.info
     public var limits = ServerLimits()
     public var store = StoreConfiguration()
