@@ -29,12 +29,17 @@ public final class PostgresStore: SQLStore {
         self.url = url
         self.listenURL = listenURL
         schemaVersion = migrations.last?.version ?? 0
-        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert, onGroup: onGroup)
+        writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert,
+                                commitOrderLock: Self.commitOrderLock, onGroup: onGroup)
         backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)
         rateLedger = PostgresRateLedger(url: url)
     }
+
+    /// The advisory lock of every instance's commit groups (`PostgresWriter`'s commit order):
+    /// "bouncerm" in ASCII, apart from the migrations' key.
+    static let commitOrderLock: Int64 = 0x626F_756E_6365_726D
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await readers.read(work)

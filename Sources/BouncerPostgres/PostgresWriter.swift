@@ -46,11 +46,20 @@ public final class PostgresWriter: Sendable {
 
     /// `synchronousCommit: false`: commits return before the log reaches the disk (a crash of
     /// the database may lose the last few), for writes that are safe to lose and do again.
+    ///
+    /// `commitOrderLock`: every group first takes this advisory lock, held until its commit is
+    /// visible, so the groups of every writer that takes it (every instance's) commit one after
+    /// another, in the order in which they were given their rows' sequences: a reader that has
+    /// seen a message has seen every message before it. Without the lock a sequence handed out
+    /// before a slower transaction of another instance committed is a gap that a reader paging
+    /// newest first steps over for good.
     init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, synchronousCommit: Bool = true,
-         onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
+         commitOrderLock: Int64? = nil, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
         session = PostgresSession(url: url, label: "bouncer.postgres.writer")
         // Set in each transaction, never for the session (see `fetchAllWithoutWaitingForDisk`).
-        begin = synchronousCommit ? "BEGIN" : "BEGIN; " + PostgresConnection.lazyCommit
+        var begin = synchronousCommit ? "BEGIN" : "BEGIN; " + PostgresConnection.lazyCommit
+        if let commitOrderLock { begin += "; SELECT pg_advisory_xact_lock(\(commitOrderLock))" }
+        self.begin = begin
         self.maxBatchSize = max(1, maxBatchSize)
         self.combinedInsert = combinedInsert
         self.onGroup = onGroup
