@@ -71,6 +71,6 @@ public enum PostgresDump {
 }
 
 extension PostgresStore {
-    public func backup(to destination: String) throws -> Backup.Result { try PostgresDump.dump(url: url, to: destination) }
+    public func backup(to destination: String) throws -> Backup.Result { try PostgresDump.dump(url: listenURL ?? url, to: destination) }
     public var backupExtension: String { "dump" }
 }

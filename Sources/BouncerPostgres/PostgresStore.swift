@@ -5,8 +5,9 @@ import BouncerStore
 /// repositories written once for both stores (`SQLStore`) run on it unchanged.
 public final class PostgresStore: SQLStore {
     public let url: String
-    /// Where the listener for changes connects (`LISTEN` needs a session of its own, which a
-    /// pooler in transaction mode does not give); nil is `url`.
+    /// Where what needs a session of its own connects, which a pooler in transaction mode does
+    /// not give: the listener for changes (`LISTEN`) and backups (`pg_dump`, whose settings are
+    /// the session's). nil is `url`.
     public let listenURL: String?
     public let writer: PostgresWriter
     /// Transactions of one write each, on a connection of their own (`writeApart`). Their commits

@@ -27,7 +27,7 @@ enum ServeCommand {
     ] + storeOptions + [
         OptionSpec(name: "database-listen-url", environment: "BOUNCER_DATABASE_LISTEN_URL", valueName: "URL",
                    help: "with --database-url through a pooler in transaction mode (PgBouncer): the database itself, "
-                       + "for the one session that LISTENs for other instances' changes"),
+                       + "for what needs a session of its own (the LISTEN for other instances' changes, pg_dump for backups)"),
     ] + secretOptions + [
         OptionSpec(name: "localization-dir", environment: "BOUNCER_LOCALIZATION_DIR", valueName: "DIR",
                    help: "<locale>.lproj/Localizable.strings files that override the bundled texts"),
