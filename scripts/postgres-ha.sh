@@ -43,16 +43,18 @@ pgautofailover.health_check_timeout = 1000
 pgautofailover.health_check_max_retries = 1
 pgautofailover.health_check_retry_delay = 500
 pgautofailover.node_considered_unhealthy_timeout = 2000
-pgautofailover.primary_demote_timeout = 5000
+pgautofailover.primary_demote_timeout = 1000
 CONF
     (autoctl "$dir" run --pgdata "$dir/monitor" >>"$dir/monitor.log" 2>&1 &)
     monitor="postgres://autoctl_node@127.0.0.1:$monitor_port/pg_auto_failover?sslmode=disable"
     for _ in $(seq 100); do psql "$monitor" -Atqc "SELECT 1" >/dev/null 2>&1 && break; sleep 0.2; done
     for node in 1 2; do
       port=$([ $node = 1 ] && echo "$port1" || echo "$port2")
-      autoctl "$dir" create postgres --pgdata "$dir/node$node" --pgport "$port" --hostname 127.0.0.1 --name "node$node" \
+      autoctl "$dir" create postgres --pgdata "$dir/node$node" --pgport "$port" --hostname 127.0.0.1 --listen 127.0.0.1 --name "node$node" \
         --dbname bouncer --monitor "$monitor" --auth trust --no-ssl --replication-quorum true >"$dir/node$node.log" 2>&1 ||
         { tail -20 "$dir/node$node.log" >&2; exit 1; }
+      # A standby being promoted waits at most a second for its WAL receiver to stop (5 s by default).
+      autoctl "$dir" config set --pgdata "$dir/node$node" timeout.prepare_promotion_walreceiver 1 >>"$dir/node$node.log" 2>&1
       (autoctl "$dir" run --pgdata "$dir/node$node" >>"$dir/node$node.log" 2>&1 &)
       # The first node is primary before the second is made, which then copies it.
       for _ in $(seq 300); do
@@ -60,6 +62,7 @@ CONF
         sleep 0.2
       done
     done
+    for _ in $(seq 150); do state "$dir" | grep -q "^node1 primary primary" && break; sleep 0.2; done
     state "$dir" | grep -q "^node1 primary primary" ||
       { state "$dir" >&2; echo "postgres-ha: no primary with a secondary" >&2; exit 1; }
     psql "postgres://postgres@127.0.0.1:$port1/bouncer" -qc "CREATE ROLE bouncer LOGIN SUPERUSER" >/dev/null
@@ -67,7 +70,7 @@ CONF
     echo "postgres://bouncer@127.0.0.1:$port1,127.0.0.1:$port2/bouncer?target_session_attrs=read-write&connect_timeout=2"
     ;;
   primary)
-    state "${2:?usage: $0 primary DIR}" | awk '$2 == "primary" {print $1}'
+    state "${2:?usage: $0 primary DIR}" | awk '($2 == "primary" || $2 == "wait_primary") && $3 == $2 {print $1}'
     ;;
   kill)
     dir=${2:?usage: $0 kill DIR NODE} node=${3:?usage: $0 kill DIR NODE}
