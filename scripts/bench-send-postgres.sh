@@ -37,13 +37,15 @@ SQL
     awk '/^tps/ {printf "%d\n", $3}'
 }
 
-run() {  # run NAME INSTANCES
+run() {  # run NAME INSTANCES [POOLER_URL]: with a pooler's URL, the instances go through it
   local name=$1 count=$2 port base=18300 pids=() i
   psql "$url" -qc "CREATE DATABASE $name" >/dev/null
   mkdir -p "$work/$name"
+  local database=("--database-url" "${url%/postgres}/$name")
+  [ -n "${3:-}" ] && database=("--database-url" "${3%/postgres}/$name" "--database-listen-url" "${url%/postgres}/$name")
   for i in $(seq "$count"); do
     port=$((base + i))
-    "$binary" serve --port "$port" --data-dir "$work/$name/data" --database-url "${url%/postgres}/$name" --send-rate-per-user 0 \
+    "$binary" serve --port "$port" --data-dir "$work/$name/data" "${database[@]}" --send-rate-per-user 0 \
       >"$work/$name/log-$i.jsonl" 2>&1 &
     pids+=($!) servers+=($!)
     for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -81,3 +83,14 @@ run() {  # run NAME INSTANCES
 echo "== send path on PostgreSQL: 64 connections, 10,000 word + 50 regex rules, durable commits"
 run one 1
 run three 3
+# The same through PgBouncer in transaction pooling mode (scripts/with-pgbouncer.sh, kept running
+# beside the runs), one instance and three, each beside the direct figures above.
+if [ "${BENCH_PGBOUNCER:-1}" = 1 ]; then
+  BOUNCER_TEST_POSTGRES_URL=$url scripts/with-pgbouncer.sh bash -c \
+    'echo "$BOUNCER_TEST_POSTGRES_POOLER_URL" >"$0/pooler"; while [ ! -f "$0/stop-pooler" ]; do sleep 0.2; done' "$work" 2>/dev/null &
+  for _ in $(seq 100); do [ -s "$work/pooler" ] && break; sleep 0.1; done
+  run pooled_one 1 "$(cat "$work/pooler")"
+  run pooled_three 3 "$(cat "$work/pooler")"
+  touch "$work/stop-pooler"
+  wait
+fi
