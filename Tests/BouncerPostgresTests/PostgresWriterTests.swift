@@ -212,17 +212,20 @@ import TestSupport
         #expect(try connection.fetchAll("SELECT id FROM t ORDER BY n").compactMap { $0.get("id", as: String.self) } == ["won", "after"])
     }
 
-    /// A real deadlock with another session: the writer waits first, so its deadlock check (after
-    /// `deadlock_timeout`, the same for both) finds the cycle and ends its own transaction (40P01); it runs the group again, which
+    /// A real deadlock with another session: the writer's deadlock check finds the cycle and ends
+    /// its own transaction (40P01); it runs the group again, which
     /// waits for the other session's commit and then succeeds.
     @Test func aDeadlockWithAnotherSessionIsRunAgainAndCommits() async throws {
         let (database, writer) = try Self.prepared()
         defer { writer.close() }
         let other = try PostgresConnection(url: database.url)
         try other.executeScript("INSERT INTO t (id, n) VALUES ('a', 0), ('b', 0)")
-        try other.executeScript("BEGIN; UPDATE t SET n = n + 10 WHERE id = 'a'")
+        // The other session checks for a deadlock long after the writer does: the writer's check,
+        // 3 s after it began to wait, comes once the cycle is closed, however busy the machine.
+        try other.executeScript("SET deadlock_timeout = '60s'; BEGIN; UPDATE t SET n = n + 10 WHERE id = 'a'")
         let write = Task {
             try await writer.write { connection in
+                try connection.execute("SET LOCAL deadlock_timeout = '3s'", [])
                 try connection.execute("UPDATE t SET n = n + 1 WHERE id = 'b'", [])
                 try connection.execute("UPDATE t SET n = n + 1 WHERE id = 'a'", [])
             }
@@ -230,7 +233,8 @@ import TestSupport
         // The writer now holds b and waits for a; taking b closes the cycle.
         let blocked = try PostgresConnection(url: database.url)
         #expect(try await waitUntil(.seconds(20)) {
-            (try? blocked.fetchValue("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", as: Int.self)) == 1
+            (try? blocked.fetchValue("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                                     as: Int.self)) == 1
         }, "the writer waits for the other session's lock")
         try other.execute("UPDATE t SET n = n + 10 WHERE id = 'b'", [])
         try other.executeScript("COMMIT")
