@@ -20,7 +20,11 @@ struct EventRoutes: Sendable {
                 }
                 after = id
             }
-            let resume = after
+            // "From now on" is the log's end as the answer starts, read before its head goes out:
+            // a client that has the head may make a change at once and must see its event.
+            // (Read later, on the stream's own task, it could come after that change committed.)
+            let resume: Int64
+            if let after { resume = after } else { resume = try await repository.lastEventID() }
             return Response.streaming(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                 "X-Accel-Buffering": "no"],
                                       body: Array(": events of Bouncer\nretry: 2000\n\n".utf8)) { stream in
