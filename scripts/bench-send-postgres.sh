@@ -89,8 +89,12 @@ if [ "${BENCH_PGBOUNCER:-1}" = 1 ]; then
   BOUNCER_TEST_POSTGRES_URL=$url scripts/with-pgbouncer.sh bash -c \
     'echo "$BOUNCER_TEST_POSTGRES_POOLER_URL" >"$0/pooler"; while [ ! -f "$0/stop-pooler" ]; do sleep 0.2; done' "$work" 2>/dev/null &
   for _ in $(seq 100); do [ -s "$work/pooler" ] && break; sleep 0.1; done
-  run pooled_one 1 "$(cat "$work/pooler")"
-  run pooled_three 3 "$(cat "$work/pooler")"
+  if [ -s "$work/pooler" ]; then
+    run pooled_one 1 "$(cat "$work/pooler")"
+    run pooled_three 3 "$(cat "$work/pooler")"
+  else
+    echo "PgBouncer did not start (is the pgbouncer package installed?): no figures through it" >&2
+  fi
   touch "$work/stop-pooler"
   wait
 fi
