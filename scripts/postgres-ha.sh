@@ -25,6 +25,18 @@ state() {  # state DIR: "node1 primary" lines, from the monitor
     python3 -c 'import json, sys; [print(n["nodename"], n["current_group_state"], n["assigned_group_state"]) for n in json.load(sys.stdin)]' 2>/dev/null
 }
 
+# kill_node DIR NODE: kill -9 of the node's keeper and every process under it (its service that
+# starts and stops the server would otherwise start it again), the server's postmaster among them.
+kill_node() {
+  local dir=$1 node=$2 keeper postmaster
+  descendants() { local child; for child in $(pgrep -P "$1"); do descendants "$child"; echo "$child"; done; }
+  postmaster=$([ -f "$dir/$node/postmaster.pid" ] && head -1 "$dir/$node/postmaster.pid" || true)
+  for keeper in $(pgrep -f "pg_autoctl run --pgdata $dir/$node\$"); do
+    kill -9 $(descendants "$keeper") "$keeper" 2>/dev/null || true
+  done
+  [ -n "$postmaster" ] && kill -9 "$postmaster" 2>/dev/null || true
+}
+
 case ${1:-} in
   start)
     scripts/ensure-packages.sh postgresql pg-auto-failover-cli postgresql-15-auto-failover >&2 ||
@@ -74,14 +86,7 @@ CONF
     ;;
   kill)
     dir=${2:?usage: $0 kill DIR NODE} node=${3:?usage: $0 kill DIR NODE}
-    # The keeper and every process under it (its service that starts and stops the server
-    # would otherwise start it again), the server's postmaster among them.
-    descendants() { local child; for child in $(pgrep -P "$1"); do descendants "$child"; echo "$child"; done; }
-    postmaster=$([ -f "$dir/$node/postmaster.pid" ] && head -1 "$dir/$node/postmaster.pid" || true)
-    for keeper in $(pgrep -f "pg_autoctl run --pgdata $dir/$node\$"); do
-      kill -9 $(descendants "$keeper") "$keeper" 2>/dev/null || true
-    done
-    [ -n "$postmaster" ] && kill -9 "$postmaster" 2>/dev/null || true
+    kill_node "$dir" "$node"
     ;;
   wait-primary)
     dir=${2:?} node=${3:?} seconds=${4:-60}
@@ -95,10 +100,7 @@ CONF
     ;;
   stop)
     dir=${2:?usage: $0 stop DIR}
-    pkill -9 -f "pg_autoctl.*$dir" 2>/dev/null || true
-    for data in "$dir"/monitor "$dir"/node1 "$dir"/node2; do
-      [ -f "$data/postmaster.pid" ] && kill -9 "$(head -1 "$data/postmaster.pid")" 2>/dev/null || true
-    done
+    for node in node1 node2 monitor; do kill_node "$dir" "$node"; done
     sleep 0.5
     rm -rf "$dir"
     ;;
