@@ -106,24 +106,6 @@ public final class PostgresConnection: SQLConnection {
         return results
     }
 
-    /// Runs one statement in a transaction of its own whose commit does not wait for the log to
-    /// reach the disk (`SET LOCAL synchronous_commit = off`), in one round trip: for writes that
-    /// are safe to lose in a crash of the database. Set for the transaction, not the session:
-    /// behind a pooler in transaction mode a session's setting would stay on the server
-    /// connection and reach other clients' transactions, durable writes among them.
-    public func fetchAllWithoutWaitingForDisk(_ sql: String, _ arguments: [DatabaseValue]) throws(PostgresError) -> [Row] {
-        do {
-            return try pipeline([(sql: "BEGIN", arguments: []), (sql: Self.lazyCommit, arguments: []), (sql: sql, arguments: arguments),
-                                 (sql: "COMMIT", arguments: [])])[2].rows
-        } catch {
-            if isInTransaction { _ = try? executeScript("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// What makes a transaction's commit return before its log is on disk.
-    static let lazyCommit = "SET LOCAL synchronous_commit = off"
-
     private func lostInPipeline(_ sql: String?) -> PostgresError {
         PostgresError(sqlState: nil, message: Self.message(handle), sql: sql, connectionLost: true)
     }

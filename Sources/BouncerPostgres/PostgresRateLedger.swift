@@ -59,7 +59,7 @@ final class PostgresRateLedger: RateLedger {
     private static func record(_ mark: RateMark, _ connection: PostgresConnection) throws -> [EarlierMark] {
         let keys = "{" + mark.keys.map { String(Int64(bitPattern: $0)) }.joined(separator: ",") + "}"
         let sketch: DatabaseValue = mark.sketch.isEmpty ? .null : .text(mark.sketch.map(hex).joined())
-        let rows = try connection.fetchAllWithoutWaitingForDisk(sql, [.text(mark.userID), .text(mark.ruleID), .text(keys), .real(mark.at - mark.window),
+        let rows = try connection.fetchAll(sql, [.text(mark.userID), .text(mark.ruleID), .text(keys), .real(mark.at - mark.window),
                                                  .integer(Int64.random(in: 1...Int64.max)), .integer(Int64(mark.weight)), sketch,
                                                  .real(mark.at)])
         return rows.map { row in
@@ -83,7 +83,7 @@ final class PostgresRateLedger: RateLedger {
     private func pruneIfDue() {
         guard pruning.isDue() else { return }
         _ = try? session.runHere { connection in
-            _ = try connection.fetchAllWithoutWaitingForDisk("DELETE FROM rate_marks WHERE at < ?", [.real(Date().timeIntervalSince1970 - Double(RuleParams.maxWindowSeconds))])
+            try connection.execute("DELETE FROM rate_marks WHERE at < ?", [.real(Date().timeIntervalSince1970 - Double(RuleParams.maxWindowSeconds))])
         }
     }
 

@@ -56,7 +56,7 @@ final class PostgresSendRates: SharedSendRates {
     private func pruneIfDue(rate: Double, burst: Double) {
         guard pruning.isDue() else { return }
         _ = try? session.runHere { connection in
-            _ = try connection.fetchAllWithoutWaitingForDisk("DELETE FROM send_rate_buckets WHERE updated_at < extract(epoch FROM clock_timestamp()) - ?1::float8",
+            try connection.execute("DELETE FROM send_rate_buckets WHERE updated_at < extract(epoch FROM clock_timestamp()) - ?1::float8",
                                    [.real(burst / rate)])
         }
     }
@@ -75,7 +75,7 @@ final class PostgresSendRates: SharedSendRates {
                 let chunk = users[start..<min(users.count, start + Self.chunk)]
                 var arguments: [DatabaseValue] = [.real(burst), .real(rate)]
                 for user in chunk { arguments += [.text(user), .integer(Int64(wanted[user] ?? 0))] }
-                let rows = try session.runHere { connection in try connection.fetchAllWithoutWaitingForDisk(Self.sql(rows: chunk.count), arguments) }
+                let rows = try session.runHere { connection in try connection.fetchAll(Self.sql(rows: chunk.count), arguments) }
                 for row in rows {
                     guard let user = row.get("user_id", as: String.self) else { continue }
                     granted[user] = (Int(row.get("granted", as: Int64.self) ?? 0), row.get("tokens", as: Double.self) ?? 0)

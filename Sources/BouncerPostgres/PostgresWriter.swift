@@ -33,7 +33,9 @@ public final class PostgresWriter: Sendable {
     private let maxBatchSize: Int
     private let onGroup: @Sendable (GroupReport) -> Void
     private let combinedInsert: CombinedInsert?
-    /// What opens a group's transaction.
+    /// What opens a group's transaction: BEGIN, then the transaction's settings and lock. Each
+    /// is its own statement, as a pipeline sends them; `begin` is the same as one script.
+    private let opening: [String]
     private let begin: String
 
     /// What one group looked like, for metrics.
@@ -56,10 +58,14 @@ public final class PostgresWriter: Sendable {
     init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, synchronousCommit: Bool = true,
          commitOrderLock: Int64? = nil, onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
         session = PostgresSession(url: url, label: "bouncer.postgres.writer")
-        // Set in each transaction, never for the session (see `fetchAllWithoutWaitingForDisk`).
-        var begin = synchronousCommit ? "BEGIN" : "BEGIN; " + PostgresConnection.lazyCommit
-        if let commitOrderLock { begin += "; SELECT pg_advisory_xact_lock(\(commitOrderLock))" }
-        self.begin = begin
+        // Set for each transaction, never for the session: behind a pooler in transaction mode a
+        // session's setting stays on the server connection and reaches other clients'
+        // transactions, durable writes among them.
+        var opening = ["BEGIN"]
+        if !synchronousCommit { opening.append("SET LOCAL synchronous_commit = off") }
+        if let commitOrderLock { opening.append("SELECT pg_advisory_xact_lock(\(commitOrderLock))") }
+        self.opening = opening
+        begin = opening.joined(separator: "; ")
         self.maxBatchSize = max(1, maxBatchSize)
         self.combinedInsert = combinedInsert
         self.onGroup = onGroup
@@ -151,7 +157,7 @@ public final class PostgresWriter: Sendable {
             case .runCarefully:
                 careful = true
             case .runAgain:
-                break
+                Self.pauseAfterConflict(1)
             }
         }
         let commitError = commit(batch, careful: careful)
@@ -176,10 +182,9 @@ public final class PostgresWriter: Sendable {
         let rows = CombinedInsert.firstOfEachKey(batch.compactMap(\.row))
         do {
             let inserted = try session.runHere { connection in
-                // A pipeline's statements go one by one (no script): BEGIN, then any setting.
-                let opening = begin.split(separator: ";").map { (sql: String($0), arguments: [DatabaseValue]()) }
-                let results = try connection.pipeline(opening + [combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])])
-                return combinedInsert.inserted(results[opening.count])
+                let statements = opening.map { (sql: $0, arguments: [DatabaseValue]()) }
+                    + [combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])]
+                return combinedInsert.inserted(try connection.pipeline(statements)[opening.count])
             }
             var claimed = Set<String>()
             var leftovers: [Int] = []

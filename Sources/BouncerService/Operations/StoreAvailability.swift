@@ -14,13 +14,11 @@ final class StoreAvailability: Sendable {
     static let readinessHold: Duration = .seconds(5)
     static let retryAfterSeconds = 1
 
-    private struct State {
-        var lastRefusal: ContinuousClock.Instant?
-        var lastLog: ContinuousClock.Instant?
-        var refusedSinceLog = 0
-    }
-
-    private let state = Locked(State())
+    /// Only the last refusal: `/readyz` reads it.
+    private let lastRefusal = Locked<ContinuousClock.Instant?>(nil)
+    /// A line a second at most for each kind of refusal, with how many there were since the last.
+    private let refusalLog = LogLimiter()
+    private let conflictLog = LogLimiter()
     private let logger: Logger
     private let metrics: Metrics
 
@@ -36,7 +34,10 @@ final class StoreAvailability: Sendable {
             // The store is up; this write met others' again and again. Not a refusal of the
             // store: `/readyz` stays as it is.
             metrics.add("bouncer_store_conflicts_total")
-            logger.warn("write refused with 503 after conflicts with other instances", ["error": .string(error.description)])
+            if let refused = conflictLog.due() {
+                logger.warn("writes refused with 503 after conflicts with other instances",
+                            ["refused": .int(refused), "error": .string(error.description)])
+            }
             return HTTPError(.serviceUnavailable, code: "store_unavailable",
                              detail: "The store could not settle this write with other instances' writes; nothing was kept. Try again shortly.",
                              headers: ["Retry-After": String(Self.retryAfterSeconds)])
@@ -50,30 +51,45 @@ final class StoreAvailability: Sendable {
 
     private func refused(_ error: any StoreFailure) {
         metrics.add("bouncer_store_unavailable_total")
-        let now = ContinuousClock.now
-        let line: Int? = state.withLock { state in
-            state.lastRefusal = now
-            state.refusedSinceLog += 1
-            if let last = state.lastLog, now - last < .seconds(1) { return nil }
-            state.lastLog = now
-            defer { state.refusedSinceLog = 0 }
-            return state.refusedSinceLog
-        }
-        if let refused = line {
+        lastRefusal.withLock { $0 = ContinuousClock.now }
+        if let refused = refusalLog.due() {
             logger.error("store unavailable: requests refused with 503", ["refused": .int(refused), "error": .string(error.description)])
         }
     }
 
     /// A group of writes committed: the store takes writes again.
     func committed() {
-        state.withLock { $0.lastRefusal = nil }
+        lastRefusal.withLock { $0 = nil }
     }
 
     /// Whether `/readyz` should say the store is unavailable.
     var isUnavailable: Bool {
-        state.withLock { state in
-            guard let last = state.lastRefusal else { return false }
+        lastRefusal.withLock { last in
+            guard let last else { return false }
             return ContinuousClock.now - last < Self.readinessHold
+        }
+    }
+}
+
+/// Counts events and says when a log line is due: at the first, then at most once a second, with
+/// how many there were since the last line (a full disk should not get a line a request).
+private final class LogLimiter: Sendable {
+    private struct State {
+        var lastLine: ContinuousClock.Instant?
+        var sinceLine = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Counts one; returns how many since the last line when a line is due now.
+    func due() -> Int? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            state.sinceLine += 1
+            if let last = state.lastLine, now - last < .seconds(1) { return nil }
+            state.lastLine = now
+            defer { state.sinceLine = 0 }
+            return state.sinceLine
         }
     }
 }
