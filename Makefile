@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium
+TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium
 BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
@@ -51,6 +51,8 @@ run: release
 # (scripts/with-pgbouncer.sh), as operators run it: the services listen for changes directly
 # (--database-listen-url). Then a failover: three instances under send load on a pg_auto_failover
 # primary and synchronous standby (scripts/postgres-ha.sh), whose primary is killed (Tests/failover).
+# Restores and upgrades on both stores (Tests/stores): backups taken under load restored and read
+# back alike, and stores made by an earlier release (fixtures kept as SQL dumps) upgraded in place.
 # The black-box suites of the API, run a third time with each service three instances on one
 # PostgreSQL database, called in turn (the others are about one process: its start, signals,
 # descriptors, counters, log, commands, or a cluster of their own).
@@ -72,6 +74,7 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	python3 Tests/failover/run.py --binary .build/debug/bouncer
+	python3 Tests/stores/run.py --binary .build/debug/bouncer
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
