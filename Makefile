@@ -21,7 +21,7 @@ help:
 	@echo "                   against a one-transaction-per-message loop, the moderators' queries on a large store,"
 	@echo "                   a restart with 100,000 rules, the evasion corpus beside two peer filters, and"
 	@echo "                   Synapse's sends with and without Bouncer, and Stream's hook at 1,000 calls a second"
-	@echo "make docker-smoke  build the container image and smoke-test it, alone and as the compose file's cluster profile (needs a Docker engine)"
+	@echo "make docker-smoke  build the container image and smoke-test it, alone and as the compose file's cluster and ha profiles (needs a Docker engine)"
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/"; exit 1; }
@@ -177,6 +177,7 @@ sanitize-short-steps:
 docker-smoke:
 	bash docker/smoke-test.sh
 	bash docker/smoke-test-cluster.sh
+	bash docker/smoke-test-ha.sh
 
 clean:
 	rm -rf .build
