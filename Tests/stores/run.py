@@ -259,6 +259,15 @@ def check_restore(binary, store, work, url, failures):
               f"({len(before)} acknowledged before the backup began)", flush=True)
 
 
+def fixture_directories():
+    """Each fixture is a directory holding the release's COMMIT; files beside them (the README) are not."""
+    found = [os.path.join(FIXTURES, name) for name in sorted(os.listdir(FIXTURES))]
+    found = [path for path in found if os.path.isfile(os.path.join(path, "COMMIT"))]
+    if not found:
+        raise SystemExit(f"no fixtures under {FIXTURES}")
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
@@ -273,8 +282,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bouncer-stores-") as work:
         for store in stores:
             if options.only in (None, "upgrade"):
-                for fixture in sorted(os.listdir(FIXTURES)):
-                    check_upgrade(binary, store, os.path.join(FIXTURES, fixture), work, url, failures)
+                for fixture in fixture_directories():
+                    check_upgrade(binary, store, fixture, work, url, failures)
             if options.only in (None, "restore"):
                 check_restore(binary, store, work, url, failures)
         if failures:
