@@ -135,11 +135,14 @@ private enum FlagColumns {
     static let list = ["id", "message_id", "channel_id", "reporter_id", "reason", "details", "custom", "rule_id", "state", "resolution",
                        "resolved_by", "resolved_at", "created_at"]
     static let joined = list.joined(separator: ", ")
+    /// The same columns of the table aliased `f`, for statements that join flags with another.
+    static let qualified = list.map { "f." + $0 }.joined(separator: ", ")
 }
 
 extension SQLStore {
     static var flagColumnList: [String] { FlagColumns.list }
     static var flagColumns: String { FlagColumns.joined }
+    static var qualifiedFlagColumns: String { FlagColumns.qualified }
 
     /// The open flags of `messages` messages (bound in order), by message and id, read from the
     /// index of open flags alone (migration 0017; `FlagQueryPlanTests` holds it to that). The ids
@@ -147,8 +150,7 @@ extension SQLStore {
     /// ids, SQLite's planner, with no statistics, took every open flag by state and sorted them.
     static func openFlagsSQL(messages: Int) -> String {
         let values = Array(repeating: "(?)", count: messages).joined(separator: ", ")
-        let columns = flagColumnList.map { "f." + $0 }.joined(separator: ", ")
-        return "WITH wanted (message_id) AS (VALUES \(values)) SELECT \(columns) FROM wanted CROSS JOIN flags f "
+        return "WITH wanted (message_id) AS (VALUES \(values)) SELECT \(qualifiedFlagColumns) FROM wanted CROSS JOIN flags f "
             + "WHERE f.message_id = wanted.message_id AND f.state = 'open' ORDER BY f.message_id, f.id"
     }
 
@@ -235,8 +237,7 @@ extension SQLStore {
         if let after = query.after { conditions.append("f.id > ?"); arguments.append(.text(after)) }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         arguments.append(.integer(Int64(query.limit)))
-        let columns = Self.flagColumns.split(separator: ",").map { "f." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-        let sql = "SELECT \(columns) FROM flags f \(filter) ORDER BY f.id LIMIT ?"
+        let sql = "SELECT \(Self.qualifiedFlagColumns) FROM flags f \(filter) ORDER BY f.id LIMIT ?"
         let bound = arguments
         return try await read { database in try database.fetchAll(sql, bound).map(Self.storedFlag) }
     }
