@@ -57,6 +57,13 @@ import Testing
         #expect(WebhookAddress.isPublic([0x26, 0x06, 0x47, 0x00] + [UInt8](repeating: 0, count: 11) + [1]), "2606:4700::1 is public")
     }
 
+    /// The forms libc reads as IPv4 besides the dotted quad are judged as addresses, without a
+    /// name server (registration no longer waits on one for them).
+    @Test(arguments: ["http://0x7f.1/x", "http://2130706433/x", "http://127.1/x", "http://017700000001/x", "http://10.1/x"])
+    func shortIPv4FormsAreRefusedAtRegistration(url: String) async {
+        await #expect(throws: WebhookAddress.Refusal.self, "\(url)") { try await WebhookAddress.check(url, allowPrivate: false) }
+    }
+
     @Test func urlsAreCheckedForForm() async {
         for bad in ["ftp://example.com/x", "example.com/x", "http://", "https://user:pass@example.com/x", "http://" + String(repeating: "a", count: 2050)] {
             await #expect(throws: WebhookAddress.Refusal.self, "\(bad.prefix(40))") { try await WebhookAddress.check(bad, allowPrivate: true) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Locking
 
 /// Which webhook URLs are taken: `http` or `https` with a host, no credentials, at most 2,048
 /// bytes; and, unless private addresses are allowed, none whose host is or resolves to a
@@ -22,7 +23,8 @@ enum WebhookAddress {
     }
 
     /// Checks the URL's form, and its host when it is an address literal or a name that
-    /// resolves now (a name that does not resolve yet is checked again at each delivery).
+    /// resolves now (a name that does not resolve yet, or not within `resolveBudget`, is checked
+    /// again at each delivery, where the address connected to is what counts).
     static func check(_ text: String, allowPrivate: Bool) async throws(Refusal) -> URL {
         guard text.utf8.count <= maxLength else { throw .malformed("`url` is longer than \(maxLength) bytes.") }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
@@ -34,33 +36,53 @@ enum WebhookAddress {
         return url
     }
 
+    /// How long a registration waits for the name server. A resolver that does not answer (an
+    /// unreachable name server retries for ten seconds and more) must not hold the request.
+    static let resolveBudget: DispatchTimeInterval = .seconds(1)
+    /// At most this many names are resolved at once; past it a name is left to the delivery's check.
+    static let maxResolving = 8
+    private static let resolving = Locked(0)
+
     /// Why `host` may not be called (it is, or resolves to, an address that is not public), or
-    /// nil. Resolving blocks (a name server may take seconds): it runs on a thread of its own
-    /// kind, never one of the tasks'.
+    /// nil. `localhost` and address literals are judged at once. A name is resolved on a thread of
+    /// its own (getaddrinfo blocks), never one of the tasks', and waited for at most
+    /// `resolveBudget`; a name still unresolved then is taken as one that does not resolve yet.
     static func refusal(of host: String) async -> Refusal? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Refusal?, Never>) in
-            DispatchQueue.global().async {
-                do {
-                    try checkHost(host)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error as? Refusal ?? .malformed(String(describing: error)))
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare.lowercased().hasSuffix(".localhost") { return .privateAddress(host) }
+        let literal = resolve(bare, numericOnly: true)
+        if !literal.isEmpty { return literal.allSatisfy(isPublic) ? nil : .privateAddress(host) }
+        let admitted = resolving.withLock { count in
+            guard count < maxResolving else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { return nil }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Refusal?, Never>) in
+            let answered = Locked(false)
+            let answer: @Sendable (Refusal?) -> Void = { refusal in
+                let first = answered.withLock { done in
+                    defer { done = true }
+                    return !done
                 }
+                if first { continuation.resume(returning: refusal) }
             }
+            DispatchQueue.global().async {
+                let addresses = resolve(bare)
+                resolving.withLock { $0 -= 1 }
+                answer(addresses.allSatisfy(isPublic) ? nil : .privateAddress(host))
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + resolveBudget) { answer(nil) }
         }
     }
 
-    /// Refuses `host` if it is, or resolves to, an address that is not public.
-    static func checkHost(_ host: String) throws(Refusal) {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare.lowercased() == "localhost" || bare.lowercased().hasSuffix(".localhost") { throw .privateAddress(host) }
-        for address in resolve(bare) where !isPublic(address) { throw .privateAddress(host) }
-    }
-
     /// The host's addresses, as 4 or 16 bytes each; empty when it does not resolve.
-    static func resolve(_ host: String) -> [[UInt8]] {
+    /// `numericOnly` takes only the forms that spell an address (`10.1`, `0x7f.1` and the
+    /// others libc reads as IPv4 too), without asking a name server.
+    static func resolve(_ host: String, numericOnly: Bool = false) -> [[UInt8]] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        if numericOnly { hints.ai_flags = AI_NUMERICHOST }
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
         defer { freeaddrinfo(list) }
