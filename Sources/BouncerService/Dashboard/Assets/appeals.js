@@ -14,6 +14,10 @@ let events = null;
 let loading = 0; // a newer load makes an older one's answer stale
 let deciding = false;
 let shown = null; // the entry the detail shows
+/// Appeals decided while the page is open: a list read before the decision was committed must
+/// not bring them back.
+const decided = new Set();
+const undecided = (appeal) => !(appeal.state === "open" && decided.has(appeal.id));
 
 export function setUp() {
   $("appeals-state").addEventListener("change", () => { selected = -1; load(); });
@@ -50,7 +54,7 @@ async function load(after = null) {
     if (ticket !== loading) return;
     const keep = after ? entries : [];
     const current = selectedID();
-    entries = keep.concat(page.appeals.filter((appeal) => !keep.some((entry) => entry.id === appeal.id)));
+    entries = keep.concat(page.appeals.filter((appeal) => undecided(appeal) && !keep.some((entry) => entry.id === appeal.id)));
     cursor = page.next_cursor;
     $("appeals-more").hidden = !cursor;
     render(current);
@@ -68,9 +72,13 @@ const refresh = debounced(async () => {
     if (ticket !== loading) return;
     const current = selectedID();
     const fresh = new Map(page.appeals.map((appeal) => [appeal.id, appeal]));
-    // Beyond the page read, what arrived live stays as it came.
+    const known = new Map(entries.map((entry) => [entry.id, entry]));
+    // Beyond the page read, what arrived live stays as it came; an entry read whole before is kept
+    // as it is, so that its detail is not drawn again.
     const beyond = page.next_cursor ? entries.filter((entry) => !fresh.has(entry.id) && entry.live) : [];
-    entries = page.appeals.concat(beyond);
+    entries = page.appeals.filter(undecided)
+      .map((appeal) => (known.has(appeal.id) && !known.get(appeal.id).live ? known.get(appeal.id) : appeal))
+      .concat(beyond);
     cursor = page.next_cursor;
     $("appeals-more").hidden = !cursor;
     render(current);
@@ -136,7 +144,11 @@ function renderDetail(entry) {
     delete detail.dataset.appealId;
     return fill(detail, nothing());
   }
-  const note = entry.id === detail.dataset.appealId ? $("appeal-note")?.value : "";
+  // The same appeal drawn again (its flags and revisions have come): the note being written is
+  // the same field, with its text and focus.
+  const same = entry.id === detail.dataset.appealId;
+  const note = (same && $("appeal-note")) || el("textarea", { id: "appeal-note", rows: "2", maxlength: "1000" });
+  const focused = document.activeElement === note;
   detail.dataset.appealId = entry.id;
   const isOpen = entry.state === "open";
   fill(detail,
@@ -151,12 +163,12 @@ function renderDetail(entry) {
       entry.note ? [el("br"), t("dashboard.appeals.noteShown", entry.note)] : null),
     isOpen ? [
       el("label", { for: "appeal-note" }, t("dashboard.queue.note")),
-      el("textarea", { id: "appeal-note", rows: "2", maxlength: "1000" }),
+      note,
       el("div", { class: "actions" },
         el("button", { id: "uphold-button", type: "button", class: "quiet", onclick: () => decide("uphold") }, t("dashboard.appeals.uphold")),
         el("button", { id: "overturn-button", type: "button", onclick: () => decide("overturn") }, t("dashboard.appeals.overturn"))),
     ] : null);
-  if (isOpen && note) $("appeal-note").value = note;
+  if (isOpen && focused) note.focus();
 }
 
 /// The message appealed: its text with what the rules matched marked, its state, the rules,
@@ -227,6 +239,7 @@ async function decide(decision) {
 
 /// Takes an appeal off the list; the one after it (or the last) is selected.
 function removeEntry(appealID) {
+  decided.add(appealID);
   const index = entries.findIndex((entry) => entry.id === appealID);
   if (index < 0) return;
   const wasSelected = index === selected;
