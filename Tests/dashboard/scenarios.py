@@ -742,6 +742,10 @@ class LayoutTests(DashboardTest):
                         "html[lang], html[dir] for an Arabic browser")
         wait_visible(driver, PAGE_CONTENT["queue"])
         self.screenshot(browser, "arabic-queue")
+        self.show_page(driver, "appeals")
+        wait_visible(driver, PAGE_CONTENT["appeals"])
+        wait_visible(driver, "#appeal-detail[data-appeal-id] .appeal-reason")
+        self.screenshot(browser, "arabic-appeals")
 
 
 class EveryPageTests(DashboardTest):

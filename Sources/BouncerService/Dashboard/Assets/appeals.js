@@ -1,7 +1,7 @@
 // Appeals: what users appealed (a message that was bounced or removed, or a ban), oldest first,
 // kept live through the event stream; a decision on the selected one with a click or a key.
 import { APIError, followEvents, get, post, segment } from "./api.js";
-import { debounced, el, fill, formatTime, highlighted, nothing, say, sayError, t } from "./ui.js";
+import { debounced, el, fill, formatTime, highlighted, metaLine, nothing, say, sayError, t, tIsolated } from "./ui.js";
 
 const pageSize = 50;
 const states = ["open", "upheld", "overturned"];
@@ -113,8 +113,8 @@ function item(entry, isNew = false) {
     dataset: { appealId: entry.id, targetType: entry.target_type, targetId: entry.target_id },
     onclick: () => select(entries.findIndex((shown) => shown.id === entry.id)),
   },
-  el("div", { class: "text" }, entry.reason),
-  el("div", { class: "meta" }, `${about(entry)} · ${entry.user_id} · ${formatTime(entry.created_at)}`));
+  el("div", { class: "text", dir: "auto" }, entry.reason),
+  el("div", { class: "meta" }, metaLine(about(entry), entry.user_id, formatTime(entry.created_at))));
 }
 
 /// Selects the entry at `index`; its detail is drawn again only when it changed, so that a note
@@ -152,15 +152,15 @@ function renderDetail(entry) {
   detail.dataset.appealId = entry.id;
   const isOpen = entry.state === "open";
   fill(detail,
-    el("p", { class: "meta" },
-      el("span", { class: "appeal-state", dataset: { state: entry.state } }, stateName(entry.state)), " · ",
-      about(entry), " · ", t("dashboard.appeals.by", entry.user_id, formatTime(entry.created_at))),
+    el("p", { class: "meta" }, metaLine(
+      el("span", { class: "appeal-state", dataset: { state: entry.state } }, stateName(entry.state)),
+      about(entry), el("span", {}, tIsolated("dashboard.appeals.by", entry.user_id, formatTime(entry.created_at))))),
     el("h3", {}, t("dashboard.appeals.reason")),
-    el("p", { class: "appeal-reason message-text" }, entry.reason),
+    el("p", { class: "appeal-reason message-text", dir: "auto" }, entry.reason),
     entry.target_type === "ban" ? banPart(entry) : messagePart(entry),
     isOpen ? null : el("p", { class: "appeal-decision meta" },
-      t("dashboard.appeals.decidedBy", entry.decided_by ?? "", formatTime(entry.decided_at)),
-      entry.note ? [el("br"), t("dashboard.appeals.noteShown", entry.note)] : null),
+      tIsolated("dashboard.appeals.decidedBy", entry.decided_by ?? "", formatTime(entry.decided_at)),
+      entry.note ? [el("br"), tIsolated("dashboard.appeals.noteShown", entry.note)] : null),
     isOpen ? [
       el("label", { for: "appeal-note" }, t("dashboard.queue.note")),
       note,
@@ -184,24 +184,23 @@ function messagePart(entry) {
   const revisions = entry.revisions ?? [];
   return el("div", { class: "appeal-message", dataset: { messageId: message.id, state: message.state } },
     el("h3", {}, t("dashboard.appeals.message")),
-    el("p", { class: "meta" },
-      `#${message.channel_id} · ${message.user_id} · `,
-      el("span", { class: "message-state" }, t("dashboard.appeals.messageState", message.state)),
-      ` · ${formatTime(message.created_at)}`),
-    el("p", { class: "message-text" }, highlighted(text, matches)),
+    el("p", { class: "meta" }, metaLine(`#${message.channel_id}`, message.user_id,
+      el("span", { class: "message-state" }, tIsolated("dashboard.appeals.messageState", message.state)),
+      formatTime(message.created_at))),
+    el("p", { class: "message-text", dir: "auto" }, highlighted(text, matches)),
     el("h4", {}, t("dashboard.appeals.rules")),
     rules.length
       ? el("ul", { class: "appeal-rules" }, rules.map((rule) => el("li", { class: "appeal-rule", dataset: { ruleId: rule.id } },
-        el("span", { class: "rule-name" }, rule.name || rule.id), ` · ${rule.kind}`, rule.action ? ` · ${rule.action}` : "",
-        (rule.matched ?? []).length ? ` · ${rule.matched.map((span) => span.text).join(", ")}` : "")))
+        metaLine(el("bdi", { class: "rule-name" }, rule.name || rule.id), rule.kind, rule.action,
+          (rule.matched ?? []).map((span) => span.text).join(", ")))))
       : el("p", { class: "hint" }, t("dashboard.appeals.noRules")),
     el("h4", {}, t("dashboard.queue.reports")),
     flags.length ? flags.map((flag) => el("div", { class: "flag" },
       el("span", { class: "flag-reason" }, flag.reason), " · ",
-      el("span", { class: "meta" }, `${flag.reporter_id} · ${flag.state ?? ""} · ${formatTime(flag.created_at)}`),
+      el("span", { class: "meta" }, metaLine(flag.reporter_id, flag.state, formatTime(flag.created_at))),
       el("div", { class: "flag-details" }, flag.details ?? ""))) : nothing(),
     revisions.length ? [el("h4", {}, t("dashboard.queue.revisions")), revisions.map((revision) => el("div", { class: "revision" },
-      el("span", { class: "meta" }, `${formatTime(revision.created_at)} · ${revision.state ?? ""} `), revision.text))] : null);
+      el("span", { class: "meta" }, metaLine(formatTime(revision.created_at), revision.state), " "), revision.text))] : null);
 }
 
 /// The ban appealed, while it is in force.
@@ -210,9 +209,9 @@ function banPart(entry) {
   if (!ban) return el("p", { class: "appeal-ban hint" }, t("dashboard.appeals.banLifted"));
   return el("div", { class: "appeal-ban", dataset: { userId: ban.user_id } },
     el("h3", {}, t("dashboard.appeals.ban")),
-    el("p", {}, t("dashboard.appeals.banReason", ban.reason ?? "")),
-    el("p", { class: "meta" }, t("dashboard.appeals.banBy", ban.created_by ?? "", formatTime(ban.created_at))),
-    el("p", { class: "ban-expiry" }, ban.expires_at ? t("dashboard.appeals.banUntil", formatTime(ban.expires_at)) : t("dashboard.appeals.banPermanent")),
+    el("p", {}, tIsolated("dashboard.appeals.banReason", ban.reason ?? "")),
+    el("p", { class: "meta" }, tIsolated("dashboard.appeals.banBy", ban.created_by ?? "", formatTime(ban.created_at))),
+    el("p", { class: "ban-expiry" }, ban.expires_at ? tIsolated("dashboard.appeals.banUntil", formatTime(ban.expires_at)) : t("dashboard.appeals.banPermanent")),
     ban.shadow ? el("p", { class: "meta" }, t("dashboard.users.shadow")) : null);
 }
 

@@ -1,7 +1,7 @@
 // Users: the bans in force (timed and shadow) with their expiry, a form to ban, and one user's
 // strikes, recent messages and the flags on them.
 import { del, get, post, segment } from "./api.js";
-import { el, fill, formatTime, nothing, say, sayError, t } from "./ui.js";
+import { el, fill, formatTime, nothing, say, sayError, t, tIsolated } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -108,9 +108,9 @@ async function loadStrikes(userID, into) {
       answer.strikes.map((strike) => el("div", { class: "strike", dataset: { strikeId: strike.id, reason: strike.reason } },
         el("span", { class: "strike-reason" },
           strikeReasons.includes(strike.reason) ? t(`dashboard.users.strikes.reason.${strike.reason}`) : strike.reason),
-        strike.message_id ? [" · ", el("span", { class: "strike-message" }, t("dashboard.users.strikes.message", strike.message_id))] : null,
-        " · ", el("span", { class: "meta" }, formatTime(strike.created_at)),
-        " · ", el("span", { class: "strike-expiry" }, t("dashboard.users.strikes.expires", formatTime(strike.expires_at))))));
+        strike.message_id ? [" · ", el("span", { class: "strike-message" }, tIsolated("dashboard.users.strikes.message", strike.message_id))] : null,
+        " · ", el("bdi", { class: "meta" }, formatTime(strike.created_at)),
+        " · ", el("span", { class: "strike-expiry" }, tIsolated("dashboard.users.strikes.expires", formatTime(strike.expires_at))))));
   } catch (error) {
     fill(into, el("p", { class: "error" }, error.message));
   }
