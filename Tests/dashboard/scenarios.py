@@ -1115,6 +1115,29 @@ class AppealsTests(DashboardTest):
         self.assertIsNone(visible(driver, "#overturn-button"), "a decided appeal can be decided again")
         self.screenshot(browser, "appeals-overturned")
 
+    def test_ban_appeal_shows_the_ban_and_overturn_lifts_it(self):
+        _, moderator = self.user("moderator", "moderator")
+        banned_id, banned = self.user("banned")
+        self.api.ban(moderator, banned_id, reason=f"flooding {self.tag}", duration_seconds=7200)
+        browser = self.open_browser()
+        driver = browser.driver
+        self.open_appeals(browser, moderator)
+        appeal = self.api.call("POST", "/v1/me/ban/appeal", {"reason": f"it was my cat on the keyboard {self.tag}"}, banned)
+        self.assertEqual((appeal["target_type"], appeal["target_id"]), ("ban", banned_id))
+        item = wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
+                                                       f"the ban appeal did not appear within {LIVE_REPORT_SECONDS}s")
+        self.assertEqual(item.get_attribute("data-target-type"), "ban")
+        item.click()
+        ban = f'{appeal_detail(appeal["id"])} .appeal-ban[data-user-id="{banned_id}"]'
+        self.wait_state(driver, lambda d: " ".join(texts(d, ban)), lambda text: f"flooding {self.tag}" in text,
+                        "the detail does not show the ban's reason")
+        self.assertTrue(re.search(r"\d", " ".join(texts(driver, f"{ban} .ban-expiry"))), "the ban's end is not shown")
+        wait_visible(driver, "#overturn-button").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(appeal["id"])),
+                           "the overturned ban appeal is still listed")
+        self.assertTrue(poll(lambda: self.ban_of(moderator, banned_id) is None, API_CHANGE_SECONDS),
+                        "overturning the ban appeal did not lift the ban")
+
     def test_strike_policy_set_in_settings_bans_author_by_system(self):
         # A policy bans for every later strike: this test has a service of its own.
         service, api = self.own_service()

@@ -206,6 +206,7 @@ function messagePart(entry) {
 /// The ban appealed, while it is in force.
 function banPart(entry) {
   const ban = entry.ban;
+  if (ban === undefined) return el("p", { class: "hint" }, t("dashboard.common.loading"));
   if (!ban) return el("p", { class: "appeal-ban hint" }, t("dashboard.appeals.banLifted"));
   return el("div", { class: "appeal-ban", dataset: { userId: ban.user_id } },
     el("h3", {}, t("dashboard.appeals.ban")),
@@ -267,7 +268,8 @@ function onEvent(type, data) {
     if (state() !== "open" || entries.some((entry) => entry.id === data.id)) return;
     const current = selectedID();
     // Oldest first: a new appeal goes last, with what its event carries until the list is read again.
-    entries.push({ flags: [], revisions: [], ban: null, ...data, live: true });
+    // (A ban appeal's event does not carry the ban: it is left unknown until then.)
+    entries.push({ flags: [], revisions: [], ...data, live: true });
     render(current, new Set([data.id]));
     refresh();
     return;
