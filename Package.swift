@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
-        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "Locking"]),
+        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "BouncerIdentity", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,10 +4,14 @@ import BouncerDomain
 public struct Identity: Sendable, Equatable {
     public var userID: String
     public var role: Role
+    /// Seconds since 1970 after which the token is no longer accepted (its `exp`, leeway
+    /// included); nil when it has none. What outlives one request (an event stream) ends then.
+    public var expires: Double?
 
-    public init(userID: String, role: Role) {
+    public init(userID: String, role: Role, expires: Double? = nil) {
         self.userID = userID
         self.role = role
+        self.expires = expires
     }
 }
 

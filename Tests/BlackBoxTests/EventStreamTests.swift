@@ -1,3 +1,4 @@
+import BouncerIdentity
 import Foundation
 import Testing
 import TestSupport
@@ -112,6 +113,71 @@ import TestSupport
             let ids = rest.compactMap { $0.id.flatMap { Int64($0) } }
             #expect(ids == Array((last + 1)...(last + Int64(expected))), "every event after the last one read, once")
             #expect(try h.send("still serving").status == 201)
+        }
+    }
+
+    /// One identity holds at most eight streams, and streams at most a quarter of the connections:
+    /// what one token opens cannot take the connections other users' requests need.
+    @Test func streamsAreBoundedPerIdentityAndInAll() async throws {
+        try await blocking {
+            let h = try Harness(arguments: ["--max-connections", "40"])
+            try h.addUsers(["mod2", "mod3"], role: "moderator")
+            var streams: [EventStreamClient] = []
+            for _ in 0..<8 {
+                let stream = try Self.open(h)
+                #expect(stream.response.status == 200)
+                streams.append(stream)
+            }
+            let ninth = try Self.open(h)
+            #expect(ninth.response.status == 429)
+            #expect(ninth.response.header("Retry-After") != nil)
+            ninth.close()
+            // Others are not held back by one identity's streams.
+            let other = try EventStreamClient(port: h.service.port, path: "/v1/events/stream",
+                                              headers: ["Authorization": "Bearer \(h.tokens["root"]!)"])
+            #expect(other.response.status == 200)
+            #expect(try h.call("GET", "/v1/me", as: "alice").status == 200)
+            // A stream closed gives its place back.
+            streams.removeLast().close()
+            let deadline = ContinuousClock.now + .seconds(10)
+            var again: EventStreamClient?
+            while ContinuousClock.now < deadline {
+                let stream = try Self.open(h)
+                if stream.response.status == 200 { again = stream; break }
+                stream.close()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(again != nil, "waited 10 s for the closed stream's place")
+            // Ten streams are a quarter of 40 connections: the eleventh is refused whoever asks.
+            let tenth = try EventStreamClient(port: h.service.port, path: "/v1/events/stream",
+                                              headers: ["Authorization": "Bearer \(h.tokens["mod2"]!)"])
+            #expect(tenth.response.status == 200)
+            let past = try EventStreamClient(port: h.service.port, path: "/v1/events/stream",
+                                             headers: ["Authorization": "Bearer \(h.tokens["mod3"]!)"])
+            #expect(past.response.status == 429)
+            withExtendedLifetime((streams, other, again, tenth)) {}
+            #expect(try h.call("GET", "/v1/me", as: "alice").status == 200, "requests are still served")
+        }
+    }
+
+    /// A stream lasts no longer than its token: it is closed at the token's expiry.
+    @Test func aStreamIsClosedWhenItsTokenExpires() async throws {
+        try await blocking {
+            let secret = "stream-expiry-test-secret-0123456789abcdef"
+            let h = try Harness(environment: ["BOUNCER_JWT_SECRET": secret])
+            // Past its `exp` by all but three seconds of the leeway the service allows.
+            let token = TokenSigner(secret: Array(secret.utf8)).token(for: Identity(userID: "mod-x", role: .moderator),
+                                                                         lifetime: 3 - TokenVerifier.leeway)
+            let stream = try EventStreamClient(port: h.service.port, path: "/v1/events/stream",
+                                               headers: ["Authorization": "Bearer \(token)"])
+            #expect(stream.response.status == 200)
+            #expect(stream.waitForServerClose(timeout: .seconds(20)), "closed within 20 s of a token that expired in 3")
+            let again = try EventStreamClient(port: h.service.port, path: "/v1/events/stream",
+                                              headers: ["Authorization": "Bearer \(token)"])
+            #expect(again.response.status == 401, "and the same token cannot open it again")
+            // A token without expiry keeps its stream.
+            let lasting = try Self.open(h)
+            #expect(!lasting.waitForServerClose(timeout: .seconds(2)))
         }
     }
 }

@@ -13,21 +13,26 @@ import TestSupport
         private(set) var client: RawHTTPClient
         var tokens: [String: String] = [:]
 
-        init(arguments: [String] = []) throws {
+        /// The service's environment; its tokens are minted with the same.
+        let environment: [String: String]
+
+        init(arguments: [String] = [], environment: [String: String] = [:]) throws {
             directory = try TemporaryDirectory()
+            self.environment = environment
             let data = directory.path("data")
             for (user, role) in [("alice", "user"), ("bob", "user"), ("mod", "moderator"), ("root", "admin")] {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
+                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data], environment: environment).output
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments)
+            service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments, environment: environment)
             client = try service.client()
         }
 
-        /// Mints tokens for more users, as `bouncer token` does.
-        func addUsers(_ users: [String]) throws {
+        /// Mints tokens for more users, as `bouncer token` does (moderators when `role` says).
+        func addUsers(_ users: [String], role: String = "user") throws {
             for user in users {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--data-dir", directory.path("data")]).output
+                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", directory.path("data")],
+                                                      environment: environment).output
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }

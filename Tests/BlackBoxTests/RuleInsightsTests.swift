@@ -346,6 +346,41 @@ import TestSupport
         }
     }
 
+    @Test("dry runs asked for at once: one runs, the others are refused before their candidates are compiled, and other requests are answered meanwhile")
+    func dryRunsAtOnce() async throws {
+        try await blocking {
+            let h = try Harness()
+            let author = try h.user("author")
+            for index in 0..<50 { _ = try h.send("message number \(index) with words", as: author) }
+            // A hundred regexes each, every one compiled when checked.
+            let candidates = (0..<100).map { ["kind": "regex", "pattern": "\\w{1,60}word\($0)\\d{2,40}[a-z]{3,30}x", "action": "flag"] }
+            let body = try Harness.body(["rules": candidates, "limit": 1000])
+            let statuses = UnsafeMutableBufferPointer<Int>.allocate(capacity: 4)
+            defer { statuses.deallocate() }
+            statuses.initialize(repeating: 0)
+            nonisolated(unsafe) let slots = statuses  // each request writes its own slot
+            let group = DispatchGroup()
+            for index in 0..<4 {
+                DispatchQueue.global().async(group: group) {
+                    let client = try? h.service.client()
+                    let response = try? client?.request("POST", "/v1/rules/dry-run", headers: Harness.headers(h.moderator), body: body,
+                                                        timeout: .seconds(120))
+                    slots[index] = response?.status ?? -1
+                    if response?.status == 429 { #expect(response?.json?["code"] as? String == "dry_run_busy") }
+                }
+            }
+            // Others are served while the dry run compiles and scans.
+            let me = try h.client.request("GET", "/v1/me", headers: Harness.headers(author))
+            #expect(me.status == 200)
+            #expect(group.wait(timeout: .now() + 120) == .success, "the dry runs answered within 120 s")
+            // Compiling a hundred regexes takes far longer than sending four requests: the others
+            // meet the one under way (each would run alone, one after another, on a slow host).
+            let answered = Array(statuses)
+            #expect(answered.allSatisfy { $0 == 200 || $0 == 429 }, "\(answered)")
+            #expect(answered.contains(200) && answered.contains(429), "\(answered)")
+        }
+    }
+
     @Test("rate rules' settings are checked")
     func rateRuleValidation() async throws {
         try await blocking {

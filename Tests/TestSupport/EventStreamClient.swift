@@ -119,6 +119,21 @@ public final class EventStreamClient {
         return comments.contains(where: { $0.contains(text) })
     }
 
+    /// Reads on until the server closes the stream, up to `timeout`: true if it closed.
+    public func waitForServerClose(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            do {
+                _ = try next(timeout: min(.seconds(1), deadline - .now))
+            } catch RawHTTPError.timedOut {
+                continue
+            } catch {
+                return true
+            }
+        }
+        return false
+    }
+
     public func close() { client.close() }
 
     private static func field(_ line: Substring) -> (String, String) {

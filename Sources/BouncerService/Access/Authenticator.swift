@@ -43,8 +43,10 @@ struct Authenticator: Sendable {
         if let identity = verified.identity(for: token, now: now) { return identity }
         do {
             let checked = try verifier.verifyWithValidity(token, now: now)
-            verified.remember(token, checked.identity, expires: checked.expires, notBefore: checked.notBefore)
-            return checked.identity
+            var identity = checked.identity
+            identity.expires = checked.expires
+            verified.remember(token, identity, expires: checked.expires, notBefore: checked.notBefore)
+            return identity
         } catch {
             reject(request, because: "\(error)")
             throw Self.invalidToken

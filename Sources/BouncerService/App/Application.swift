@@ -106,7 +106,10 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let settings = try await LiveSettings(repository: store, defaults: defaults, localization: localization, sendLimiter: sendLimiter,
                                           rules: rules)
     let bans = try await BanList(repository: store)
-    let eventFeed = EventFeed(repository: store, logger: logger, heartbeatInterval: configuration.eventHeartbeat)
+    // A quarter of the connections at most may be event streams, and eight of one identity's:
+    // streams last, and must not take the connections requests need.
+    let eventFeed = EventFeed(repository: store, logger: logger, heartbeatInterval: configuration.eventHeartbeat,
+                              limits: EventFeed.Limits(perIdentity: 8, total: max(1, configuration.limits.maxConnections / 4)))
     metrics.gauge("bouncer_event_streams", "Event streams (GET /v1/events/stream) open now.") { Double(eventFeed.streamCount) }
     let judge = MessageJudge(rules: rules, store: store, metrics: metrics, logger: logger)
     let routes = makeRoutes(store: store, localization: localization, rules: rules, judge: judge, settings: settings, bans: bans, metrics: metrics,

@@ -32,6 +32,29 @@ final class EventFeed: Sendable {
         var position: Int64
         /// Reading the store on its own until it reaches the feed.
         var catchingUp: Bool
+        /// Seconds since 1970 when its token expires: the stream is closed then.
+        let closesAt: Double?
+        /// Its place among the streams allowed (given back when the stream is gone).
+        let ticket: Ticket
+    }
+
+    /// A place among the streams allowed, held from the request's check until the stream is
+    /// gone; given back when released, however the stream ends (or if it never starts).
+    final class Ticket: Sendable {
+        private let release: @Sendable () -> Void
+
+        init(release: @escaping @Sendable () -> Void) {
+            self.release = release
+        }
+
+        deinit { release() }
+    }
+
+    /// What bounds streams: each identity's, and all of this instance's, so that streams cannot
+    /// take the connections requests need.
+    struct Limits: Sendable {
+        var perIdentity = 8
+        var total = 2_500
     }
 
     private struct State {
@@ -42,6 +65,9 @@ final class EventFeed: Sendable {
         /// The last id read from the log; nil while no stream follows it.
         var head: Int64?
         var lastHeartbeat = ContinuousClock.now
+        /// Streams allowed and not yet gone, by user id, and in all.
+        var openByUser: [String: Int] = [:]
+        var open = 0
     }
 
     private let repository: any EventRepository
@@ -58,25 +84,58 @@ final class EventFeed: Sendable {
     /// Bytes a catching-up stream may have waiting before the next page is read for it.
     private static let catchUpBacklog = 64 * 1024
 
+    let limits: Limits
+
     init(repository: any EventRepository, logger: Logger, pollInterval: Duration = .milliseconds(20),
-         heartbeatInterval: Duration = .seconds(15)) {
+         heartbeatInterval: Duration = .seconds(15), limits: Limits = Limits()) {
         self.repository = repository
         self.logger = logger
         self.pollInterval = pollInterval
         self.heartbeatInterval = heartbeatInterval
+        self.limits = limits
     }
 
     var streamCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// A place for one more stream of `userID`'s, or 429 `too_many_streams` past the limits.
+    func admit(_ userID: String) throws(HTTPError) -> Ticket {
+        let limits = self.limits
+        let refusal = state.withLock { state -> String? in
+            if state.openByUser[userID, default: 0] >= limits.perIdentity {
+                return "You have \(limits.perIdentity) event streams open already; close one first."
+            }
+            if state.open >= limits.total { return "This instance has as many event streams as it takes; try again later." }
+            state.openByUser[userID, default: 0] += 1
+            state.open += 1
+            return nil
+        }
+        if let refusal {
+            throw HTTPError(.tooManyRequests, code: "too_many_streams", detail: refusal, headers: ["Retry-After": "5"])
+        }
+        return Ticket { [state] in
+            state.withLock { state in
+                state.open -= 1
+                let left = state.openByUser[userID, default: 1] - 1
+                state.openByUser[userID] = left > 0 ? left : nil
+            }
+        }
+    }
+
     /// Sends `stream` the events after `after` (nil: from now on), of `types` only when given,
-    /// until it closes.
-    func follow(_ stream: ResponseStream, after: Int64?, types: Set<String>?) {
+    /// until it closes, or at `closesAt` (seconds since 1970: when its token expires).
+    func follow(_ stream: ResponseStream, after: Int64?, types: Set<String>?, closesAt: Double? = nil, ticket: Ticket) {
         let key = state.withLock { state -> Int in
             defer { state.nextKey += 1 }
-            state.subscribers[state.nextKey] = Subscriber(stream: stream, types: types, position: after ?? -1, catchingUp: true)
+            state.subscribers[state.nextKey] = Subscriber(stream: stream, types: types, position: after ?? -1, catchingUp: true,
+                                                          closesAt: closesAt, ticket: ticket)
             return state.nextKey
         }
-        stream.onClose { [self] in state.withLock { $0.subscribers[key] = nil } }
+        stream.onClose { [self] in
+            // Taken out under the lock and let go after it: its ticket gives its place back under
+            // the same lock.
+            let gone = state.withLock { $0.subscribers.removeValue(forKey: key) }
+            withExtendedLifetime(gone) {}
+        }
         startReading()
         Task { await catchUp(key, from: after) }
     }
@@ -168,6 +227,7 @@ final class EventFeed: Sendable {
                 }
                 if !events.isEmpty { hand(events.map(Frame.init)) }
                 heartbeatIfDue()
+                closeExpired()
                 if events.count < Self.page {
                     try await Task.sleep(for: state.withLock { $0.subscribers.isEmpty } ? .seconds(1) : pollInterval)
                 }
@@ -212,6 +272,16 @@ final class EventFeed: Sendable {
     }
 
     private static let heartbeat = Array(": keep-alive\n\n".utf8)
+
+    /// Ends the streams whose tokens have expired: a token's rights end at its `exp`, and a
+    /// client that reconnects must show a valid one.
+    private func closeExpired() {
+        let now = Date().timeIntervalSince1970
+        let expired = state.withLock { state in
+            state.subscribers.values.filter { ($0.closesAt ?? .infinity) <= now }.map(\.stream)
+        }
+        for stream in expired { stream.finish() }
+    }
 
     /// The frames of `types` (all, when nil) one after another; nil when none is.
     private static func bytes(of frames: [Frame], types: Set<String>?) -> [UInt8]? {

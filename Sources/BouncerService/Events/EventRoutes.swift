@@ -11,7 +11,7 @@ struct EventRoutes: Sendable {
         let (repository, feed) = (self.repository, self.feed)
         // Server-Sent Events: from `Last-Event-ID` (a reconnecting EventSource sends it) or
         // `after`, else from now on.
-        routes.add("GET", "/v1/events/stream", .moderator, queryToken: true) { request, _ in
+        routes.add("GET", "/v1/events/stream", .moderator, queryToken: true) { request, identity in
             let types = try Self.types(request).map(Set.init)
             var after = try request.query("after").map { _ in try Self.after(request) }
             if let last = request.headers["last-event-id"] {
@@ -23,12 +23,13 @@ struct EventRoutes: Sendable {
             // "From now on" is the log's end as the answer starts, read before its head goes out:
             // a client that has the head may make a change at once and must see its event.
             // (Read later, on the stream's own task, it could come after that change committed.)
+            let ticket = try feed.admit(identity.userID)
             let resume: Int64
             if let after { resume = after } else { resume = try await repository.lastEventID() }
             return Response.streaming(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                 "X-Accel-Buffering": "no"],
                                       body: Array(": events of Bouncer\nretry: 2000\n\n".utf8)) { stream in
-                feed.follow(stream, after: resume, types: types)
+                feed.follow(stream, after: resume, types: types, closesAt: identity.expires, ticket: ticket)
             }
         }
         routes.add("GET", "/v1/events", .moderator) { request, _ in

@@ -56,22 +56,26 @@ final class DryRunner: Sendable {
         self.logger = logger
     }
 
-    /// What `candidates` (whose ids are their own, unlike any rule's) would have done to up to
-    /// `limit` messages that `filter` selects.
-    func run(_ candidates: [RuleDefinition], filter: HistoryFilter, limit: Int) async throws -> Report {
+    /// What the candidates that `candidates` makes (whose ids are their own, unlike any rule's)
+    /// would have done to up to `limit` messages that `filter` selects. The one-at-a-time check
+    /// comes first: making the candidates compiles each pattern, and that, the candidates' rule
+    /// set and the scan all run on the dry run's own thread, within its time limit, never on the
+    /// threads that serve requests.
+    func run(_ candidates: @escaping @Sendable () throws -> [RuleDefinition], filter: HistoryFilter, limit: Int) async throws -> Report {
         guard running.withLock({ running in defer { running = true }; return !running }) else {
             throw HTTPError(.tooManyRequests, code: "dry_run_busy", detail: "Another dry run is under way here; try again when it is done.",
                             headers: ["Retry-After": "5"])
         }
         defer { running.withLock { $0 = false } }
         let started = ContinuousClock.now
-        let judge = try await Judge(candidates: candidates, rules: rules)
-        logger.info("dry run started", ["rules": .int(candidates.count), "limit": .int(limit)])
-        let (history, sendsSoFar) = (self.history, self.sendsSoFar)
-        // Reading and matching both, on the worker's thread of lower priority, with a connection
-        // of its own.
+        let (rules, history, sendsSoFar, logger) = (self.rules, self.history, self.sendsSoFar, self.logger)
         let outcome: Result<Report, Error> = await worker.run {
-            Result { try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar) }
+            Result {
+                let definitions = try candidates()
+                let judge = try Judge(candidates: definitions, rules: rules)
+                logger.info("dry run started", ["rules": .int(definitions.count), "limit": .int(limit)])
+                return try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar)
+            }
         }
         var report = try outcome.get()
         report.milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
@@ -138,22 +142,16 @@ final class DryRunner: Sendable {
         let whole: Bool
         let candidateIDs: Set<String>
 
-        init(candidates definitions: [RuleDefinition], rules: Rules) async throws(HTTPError) {
+        init(candidates definitions: [RuleDefinition], rules: Rules) throws(HTTPError) {
             current = rules.engine.ruleSet
             candidateIDs = Set(definitions.map(\.id))
             whole = definitions.contains { $0.kind == .allow }
             let set = whole ? current.rules + definitions
                 : definitions + current.rules.filter { $0.kind == .allow && $0.enabled && $0.mode == .enforce }
-            let compiled: Result<CompiledRuleSet, CompiledRuleSet.Refusal>
             do {
-                compiled = .success(try await rules.compileApart(set))
+                candidates = try rules.compileHere(set)
             } catch {
-                compiled = .failure(error)
-            }
-            switch compiled {
-            case .success(let set): candidates = set
-            case .failure(let refusal):
-                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(refusal.reason)")
+                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)")
             }
         }
 

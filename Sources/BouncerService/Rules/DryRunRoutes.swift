@@ -32,15 +32,19 @@ struct DryRunRoutes: Sendable {
             let since = try input.since.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
             let until = try input.until.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
             let now = Timestamp.now()
-            var candidates: [RuleDefinition] = []
-            for (index, rule) in input.rules.enumerated() {
-                // Ids no stored rule has, so the candidates' matches are told apart.
-                let checked = Result { () throws(HTTPError) in
-                    try RulesRoutes.validated(rule, base: nil, id: "dry-run-\(index + 1)", now: now, by: identity.userID)
-                }
-                switch checked {
-                case .success(let stored): candidates.append(stored.definition)
-                case .failure(let error): throw HTTPError(error.status, code: error.code, detail: "rules[\(index)]: \(error.detail)")
+            let (rules, userID) = (input.rules, identity.userID)
+            // Made on the dry run's own thread once it has the one slot: checking a candidate
+            // compiles its pattern, which takes real time for a hundred regexes.
+            let candidates: @Sendable () throws -> [RuleDefinition] = {
+                try rules.enumerated().map { index, rule in
+                    // Ids no stored rule has, so the candidates' matches are told apart.
+                    let checked = Result { () throws(HTTPError) in
+                        try RulesRoutes.validated(rule, base: nil, id: "dry-run-\(index + 1)", now: now, by: userID)
+                    }
+                    switch checked {
+                    case .success(let stored): return stored.definition
+                    case .failure(let error): throw HTTPError(error.status, code: error.code, detail: "rules[\(index)]: \(error.detail)")
+                    }
                 }
             }
             let report = try await runner.run(candidates, filter: HistoryFilter(channelID: input.channel_id, since: since, until: until),

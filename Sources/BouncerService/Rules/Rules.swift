@@ -82,18 +82,11 @@ final class Rules: Sendable {
         report(set)
     }
 
-    /// Compiles rules that are not put in force (a dry run's), with the rule set's setting, off
-    /// the threads that serve requests; their databases are not kept.
-    func compileApart(_ definitions: [RuleDefinition]) async throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
-        let inflections = self.inflections.withLock { $0 }
-        let result: Result<CompiledRuleSet, CompiledRuleSet.Refusal> = await withCheckedContinuation { continuation in
-            Self.compileQueue.async {
-                continuation.resume(returning: Result { () throws(CompiledRuleSet.Refusal) in
-                    try CompiledRuleSet.compile(definitions, inflections: inflections)
-                })
-            }
-        }
-        return try result.get()
+    /// Compiles rules that are not put in force (a dry run's), with the rule set's setting, on
+    /// the caller's thread (the dry run's own, of low priority: not the threads that serve
+    /// requests, nor the queue that compiles the rules put in force); their databases are not kept.
+    func compileHere(_ definitions: [RuleDefinition]) throws(CompiledRuleSet.Refusal) -> CompiledRuleSet {
+        try CompiledRuleSet.compile(definitions, inflections: inflections.withLock { $0 })
     }
 
     /// Counts `sequence` as in force without compiling it: the rules of that version were refused.
