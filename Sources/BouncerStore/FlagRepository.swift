@@ -76,6 +76,8 @@ public enum ReviewOrder: String, Sendable {
 public struct ReviewResult: Sendable {
     public var message: StoredMessage?
     public var resolved: Int
+    /// The strike the decision made on the author, and any ban the strike policy gave.
+    public var strike: StrikeOutcome = .none
 }
 
 public protocol FlagRepository: Sendable {
@@ -97,9 +99,11 @@ public protocol FlagRepository: Sendable {
     /// Resolves every open flag of the message at once (and removes the message for that
     /// decision), with its audit entry, in one transaction. Nil when there is no such message.
     /// `hitRules` names the rules that hit the message as it was: each gets the decision as a
-    /// review outcome (`rule_reviews`), confirmed unless it dismissed.
+    /// review outcome (`rule_reviews`), confirmed unless it dismissed. `strike`, for a decision
+    /// that confirms a violation, makes the terms of the author's strike.
     func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                 audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
                 events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
 }
 
@@ -126,7 +130,7 @@ extension FlagRepository {
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry) async throws -> ReviewResult? {
         try await review(messageID: messageID, resolution: resolution, removeMessage: removeMessage, by: moderator, now: now,
-                         audit: audit, hitRules: { _ in [] }, events: { _ in [] })
+                         audit: audit, hitRules: { _ in [] }, strike: nil, events: { _ in [] })
     }
 }
 
@@ -283,16 +287,12 @@ extension SQLStore {
 
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                       strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
                        events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
         try await write { database in
             guard let reviewed = try MessageSQL.read(database, id: messageID) else { return nil }
-            let outcome = resolution == "dismissed" ? "dismissed" : "confirmed"
-            for ruleID in Set(hitRules(reviewed)).sorted() {
-                try database.execute("""
-                    INSERT INTO rule_reviews (rule_id, message_id, outcome, reviewed_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (rule_id, message_id) DO UPDATE SET outcome = excluded.outcome, reviewed_at = excluded.reviewed_at
-                    """, [.text(ruleID), .text(messageID), .text(outcome), .text(now)])
-            }
+            try Self.recordRuleReviews(hitRules(reviewed), messageID: messageID,
+                                       outcome: resolution == "dismissed" ? "dismissed" : "confirmed", now: now, database)
             try database.execute(
                 "UPDATE flags SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? WHERE message_id = ? AND state = 'open'",
                 [.text(resolution), .text(moderator), .text(now), .text(messageID)])
@@ -307,7 +307,8 @@ extension SQLStore {
                 try database.execute("UPDATE messages SET hidden = 0 WHERE id = ? AND state != 'deleted'", [.text(messageID)])
             }
             try Self.insert(audit, database)
-            let result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved)
+            let struck = try strike.map { try Self.addStrike($0(reviewed), now: now, database) } ?? .none
+            let result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved, strike: struck)
             try EventLog.append(try events(result), database)
             return result
         }

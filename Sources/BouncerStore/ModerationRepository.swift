@@ -99,24 +99,13 @@ extension ModerationRepository {
 
 extension SQLStore {
     public func activeBan(userID: String, now: String) async throws -> StoredBan? {
-        try await read { database in
-            try database.fetchOne(
-                "SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)",
-                [.text(userID), .text(now)]).map(Self.storedBan)
-        }
+        try await read { database in try Self.banInForce(userID, now: now, database) }
     }
 
     @discardableResult
     public func ban(_ ban: StoredBan, audit: AuditEntry, events: [NewEvent]) async throws -> UInt64 {
         try await write { database in
-            try database.execute(
-                """
-                INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id) DO UPDATE SET reason = excluded.reason, shadow = excluded.shadow, expires_at = excluded.expires_at,
-                    created_by = excluded.created_by, created_at = excluded.created_at
-                """,
-                [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
-                 ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
+            try Self.upsert(ban, database)
             try Self.insert(audit, database)
             try EventLog.append(events, database)
             return try Self.advance(.bans, database)
@@ -176,6 +165,18 @@ extension SQLStore {
         }
     }
 
+    /// Bans a user, or replaces the ban on them, in the caller's transaction.
+    static func upsert(_ ban: StoredBan, _ database: some SQLConnection) throws {
+        try database.execute(
+            """
+            INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET reason = excluded.reason, shadow = excluded.shadow, expires_at = excluded.expires_at,
+                created_by = excluded.created_by, created_at = excluded.created_at
+            """,
+            [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
+             ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
+    }
+
     static func insert(_ entry: AuditEntry, _ database: some SQLConnection) throws {
         try database.execute(
             "INSERT INTO audit_log (id, actor_id, action, target_type, target_id, note, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -183,7 +184,7 @@ extension SQLStore {
              entry.note.map(DatabaseValue.text) ?? .null, entry.details.map(DatabaseValue.text) ?? .null, .text(entry.createdAt)])
     }
 
-    private static func storedBan(_ row: Row) -> StoredBan {
+    static func storedBan(_ row: Row) -> StoredBan {
         StoredBan(userID: row.get("user_id") ?? "", reason: row.get("reason"), shadow: row.get("shadow") ?? false,
                   expiresAt: row.get("expires_at"), createdBy: row.get("created_by") ?? "", createdAt: row.get("created_at") ?? "")
     }

@@ -176,9 +176,16 @@ import TestSupport
         #expect(table["GET /v1/rules/stats"] == .role(.moderator))
         #expect(table["GET /v1/rules/{id}/stats"] == .role(.moderator))
         #expect(table["POST /v1/rules/dry-run"] == .role(.moderator))
+        // Appeals: a user's of their own messages and ban (open to banned users), moderators decide.
+        #expect(table["POST /v1/messages/{id}/appeal"] == .role(.user))
+        #expect(table["POST /v1/me/ban/appeal"] == .role(.user))
+        #expect(table["GET /v1/me/appeals"] == .role(.user))
+        #expect(table["GET /v1/appeals"] == .role(.moderator))
+        #expect(table["POST /v1/appeals/{id}/decision"] == .role(.moderator))
+        #expect(table["GET /v1/users/{user_id}/strikes"] == .role(.moderator))
         // The chat servers' routes: each checks its server's own secret.
         #expect(table["POST /v1/integrations/matrix/{callback}"] == .integration)
         #expect(table["POST /v1/integrations/stream/before-message-send"] == .integration)
-        #expect(table.count == 54, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table.count == 60, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

@@ -223,6 +223,8 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     StreamRoutes(context: integration).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
+    AppealRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit,
+                 limiter: AppealRoutes.makeLimiter(), sharedRates: store.sharedSendRates).register(in: &routes)
     EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)
     WebhookRoutes(repository: store, audit: audit, allowPrivate: webhookAllowPrivate).register(in: &routes)
     return routes

@@ -14,3 +14,12 @@ struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
+
+extension Nullable: Equatable where Value: Equatable {}
+
+extension Nullable: Decodable where Value: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}

@@ -20,6 +20,8 @@ enum EventType: String, CaseIterable, Sendable {
     case ruleChanged = "rule.changed"
     case configChanged = "config.changed"
     case localizationChanged = "localization.changed"
+    case appealCreated = "appeal.created"
+    case appealDecided = "appeal.decided"
 }
 
 extension NewEvent {

@@ -65,6 +65,12 @@ struct MessageEvents: Sendable {
         return [NewEvent(type: EventType.reviewDecided.rawValue, data: String(decoding: json, as: UTF8.self), createdAt: Timestamp.now())]
     }
 
+    /// `appeal.created` or `appeal.decided`: the appeal, with its message as a moderator sees it.
+    func ofAppeal(_ type: EventType, _ appeal: StoredAppeal, message: StoredMessage?) -> NewEvent {
+        let json = AppealJSON.json(appeal, adding: message.map { [("message", messageJSON($0))] } ?? [])
+        return NewEvent(type: type.rawValue, data: String(decoding: json, as: UTF8.self), createdAt: Timestamp.now())
+    }
+
     private func event(_ type: EventType, _ message: StoredMessage, flag: StoredFlag? = nil) -> NewEvent {
         var json = messageJSON(message)
         if let flag {

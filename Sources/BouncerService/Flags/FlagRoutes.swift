@@ -222,16 +222,27 @@ struct FlagRoutes: Sendable {
         let messageID = request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
         let (events, decision) = (localization.messageEvents, input.decision)
+        // Removing the message or banning its author confirms a violation: a strike on the author.
+        let policy = settings.value.strike_policy
+        var strike: (@Sendable (StoredMessage) -> StrikeTerms)?
+        if resolution != "dismissed" {
+            strike = { message in StrikePolicy.terms(policy, userID: message.userID, reason: resolution, messageID: message.id) }
+        }
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",
                                                        by: identity.userID, now: Timestamp.now(), audit: entry,
                                                        hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
+                                                       strike: strike,
                                                        events: { result in
                                                            events.ofReview(result, messageID: messageID, decision: decision,
                                                                            resolution: resolution, moderatorID: identity.userID)
                                                        }),
               let message = result.message else { throw MessagesRoutes.notFound }
-        if input.decision == "ban_author" {
+        if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
+        // The moderator's ban, unless the strike policy has just given a longer one.
+        let policyBanEnd = result.strike.ban.map { $0.expiresAt ?? "forever" }
+        let requestedEnd = input.ban_duration_seconds.map { Timestamp.format(Date().addingTimeInterval(Double($0))) } ?? "forever"
+        if input.decision == "ban_author", policyBanEnd.map({ $0 < requestedEnd }) ?? true {
             _ = try await ModeratorRoutes.ban(message.userID, reason: input.note, seconds: input.ban_duration_seconds, shadow: false,
                                               by: identity, note: input.note, repository: repository, bans: bans, audit: audit)
         }

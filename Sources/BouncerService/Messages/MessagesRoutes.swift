@@ -129,24 +129,33 @@ struct MessagesRoutes: Sendable {
         routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
             let id = request.parameter("id")
             guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
-            struct Revision: Encodable {
-                var revision: Int
-                var text: String
-                var state: MessageState
-                var created_at: String
-            }
             let limit = try Pagination.limit(request)
             let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
                 guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
                 return revision
             } ?? 0
             let page = try await Page(limit: limit) { count in try await handlers.store.revisions(of: id, after: after, limit: count) }
-            let revisions = page.items.map { Revision(revision: $0.revision, text: $0.text, state: $0.state, created_at: $0.createdAt) }
+            let revisions = page.items.map(RevisionJSON.init)
             return try Response.encoded(ListResponse(name: "revisions", items: revisions, nextCursor: page.nextCursor { String($0.revision) }))
         }
     }
 
     static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
+
+    /// An earlier text of a message, as moderators read it.
+    struct RevisionJSON: Encodable {
+        var revision: Int
+        var text: String
+        var state: MessageState
+        var created_at: String
+
+        init(_ revision: MessageRevision) {
+            self.revision = revision.revision
+            text = revision.text
+            state = revision.state
+            created_at = revision.createdAt
+        }
+    }
 
     // MARK: - Ids
 

@@ -9,8 +9,17 @@ import JSON
 struct Audit: Sendable {
     let repository: any ModerationRepository
 
+    /// The service's own acts (a ban by the strike policy) are recorded as this actor's: the id no
+    /// person may have (`UserID.reserved`).
+    static let system = Identity(userID: SystemFlag.reporterID, role: .admin)
+
     func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
                details: [String: String]? = nil) -> AuditEntry {
+        Self.entry(identity, action, targetType, targetID, note: note, details: details)
+    }
+
+    static func entry(_ identity: Identity, _ action: String, _ targetType: String, _ targetID: String, note: String? = nil,
+                      details: [String: String]? = nil) -> AuditEntry {
         let json = details.flatMap { try? JSONText.encodedString($0) }
         return AuditEntry(id: TimeOrderedID.make(), actorID: identity.userID, action: action, targetType: targetType,
                           targetID: targetID, note: note, details: json, createdAt: Timestamp.now())

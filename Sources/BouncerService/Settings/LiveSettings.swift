@@ -109,6 +109,8 @@ final class LiveSettings: Sendable {
                 let number = text.double
                 guard (0...100_000).contains(number) else { throw invalid("a number of messages a second from 0 (off) to 100000") }
                 result.send_rate_per_user = number
+            case ("strike_policy", _):
+                result.strike_policy = try StrikePolicy.parse(value)
             case ("flag_reasons", _): throw invalid("a list of reasons")
             case ("auto_hide_flag_threshold", _), ("max_message_length", _), ("send_rate_per_user", _): throw invalid("a number")
             case ("default_locale", _): throw invalid("a locale tag")

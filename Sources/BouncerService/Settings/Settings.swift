@@ -15,6 +15,8 @@ struct Settings: Codable, Sendable, Equatable {
     var send_rate_per_user: Double = 10
     /// Whether word rules match inflections of their word (`fucks`, `fucking`) unless a rule says.
     var rule_inflections = true
+    /// Off (null) unless set: strikes are recorded either way, and ban nobody without it.
+    @Nullable var strike_policy: StrikePolicy? = nil
 
     static let maxMessageLengthLimit = 20_000
 
@@ -32,5 +34,6 @@ struct Settings: Codable, Sendable, Equatable {
         default_locale = try value(.default_locale, default_locale)
         send_rate_per_user = try value(.send_rate_per_user, send_rate_per_user)
         rule_inflections = try value(.rule_inflections, rule_inflections)
+        strike_policy = try container.decodeIfPresent(StrikePolicy.self, forKey: .strike_policy)
     }
 }

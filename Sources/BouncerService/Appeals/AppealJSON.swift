@@ -1,0 +1,74 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import JSON
+
+/// Appeals and strikes as the API shows them (absent optional members are null).
+enum AppealJSON {
+    struct Appeal: Encodable {
+        var id, target_type, target_id, user_id, reason, state, created_at: String
+        @Nullable var decided_by: String?
+        @Nullable var decided_at: String?
+        @Nullable var note: String?
+
+        init(_ appeal: StoredAppeal) {
+            id = appeal.id; target_type = appeal.targetType; target_id = appeal.targetID; user_id = appeal.userID
+            reason = appeal.reason; state = appeal.state; created_at = appeal.createdAt
+            decided_by = appeal.decidedBy; decided_at = appeal.decidedAt; note = appeal.note
+        }
+    }
+
+    struct Strike: Encodable {
+        var id, reason, created_at, expires_at: String
+        @Nullable var message_id: String?
+
+        init(_ strike: StoredStrike) {
+            id = strike.id; reason = strike.reason; message_id = strike.messageID
+            created_at = strike.createdAt; expires_at = strike.expiresAt
+        }
+    }
+
+    struct Strikes: Encodable {
+        var user_id: String
+        var active: Int
+        var strikes: [Strike]
+    }
+
+    static func json(_ appeal: StoredAppeal) -> [UInt8] {
+        (try? JSONText.encode(Appeal(appeal))) ?? []
+    }
+
+    /// The appeal's object with more members appended (`,"name":value` each, already JSON).
+    static func json(_ appeal: StoredAppeal, adding members: [(name: String, json: [UInt8])]) -> [UInt8] {
+        var json = Self.json(appeal)
+        json.removeLast()  // the closing brace
+        for member in members {
+            json.append(UInt8(ascii: ","))
+            JSONText.appendString(member.name, to: &json)
+            json.append(UInt8(ascii: ":"))
+            json.append(contentsOf: member.json)
+        }
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    /// A moderator's view of an appeal: the message or ban it is about, the message's flags and
+    /// its earlier texts.
+    static func item(_ item: AppealItem, for identity: Identity, choice: Catalog.Choice) -> [UInt8] {
+        let message = item.message.map { MessageJSON.json($0, for: identity, choice: choice, alertActionsEnabled: false) }
+        var flags: [UInt8] = [UInt8(ascii: "[")]
+        for (index, flag) in item.flags.enumerated() {
+            if index > 0 { flags.append(UInt8(ascii: ",")) }
+            FlagRoutes.appendJSON(flag, to: &flags)
+        }
+        flags.append(UInt8(ascii: "]"))
+        let revisions = (try? JSONText.encode(item.revisions.map(MessagesRoutes.RevisionJSON.init))) ?? Array("[]".utf8)
+        return json(item.appeal, adding: [("message", message ?? Array("null".utf8)), ("flags", flags), ("revisions", revisions),
+                                          ("ban", ban(item.ban))])
+    }
+
+    static func ban(_ ban: StoredBan?) -> [UInt8] {
+        ban.flatMap { try? JSONText.encode(ModeratorRoutes.BanJSON($0)) } ?? Array("null".utf8)
+    }
+}

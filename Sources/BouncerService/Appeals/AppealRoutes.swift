@@ -1,0 +1,176 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerLocalization
+import BouncerStore
+import Foundation
+import HTTPServer
+import JSON
+
+/// Appeals (`/v1/messages/{id}/appeal`, `/v1/me/ban/appeal`, `/v1/me/appeals`, `/v1/appeals`)
+/// and users' strikes (`/v1/users/{user_id}/strikes`). Bans stop sends, not these: a banned user
+/// may appeal the ban and their messages.
+struct AppealRoutes: Sendable {
+    let repository: any AppealRepository & StrikeRepository
+    let settings: LiveSettings
+    let localization: Localization
+    let bans: BanList
+    let audit: Audit
+    /// Appeals a user may file: `burst` at once, then `rate` a second (here and, when instances
+    /// share the store, in the shared buckets too).
+    let limiter: RateLimiter
+    let sharedRates: (any SharedSendRates)?
+
+    static let maxReason = 1000
+    static let maxNote = 1000
+    /// Ten appeals at once, then one each 30 seconds: enough for a person, not for a flood.
+    static func makeLimiter() -> RateLimiter { RateLimiter(rate: 1.0 / 30, burst: 10) }
+
+    struct AppealInput: Decodable {
+        var reason: String
+    }
+
+    struct DecisionInput: Decodable {
+        var decision: String
+        var note: String?
+    }
+
+    func register(in routes: inout Routes) {
+        let handlers = self
+        routes.add("POST", "/v1/messages/{id}/appeal", .user) { request, identity in
+            try await handlers.appealMessage(request, identity)
+        }
+        routes.add("POST", "/v1/me/ban/appeal", .user) { request, identity in
+            try await handlers.appealBan(request, identity)
+        }
+        routes.add("GET", "/v1/me/appeals", .user) { request, identity in
+            let before = try Pagination.after(request)
+            let page = try await Page(limit: try Pagination.limit(request)) { count in
+                try await handlers.repository.appeals(ofUser: identity.userID, before: before, limit: count)
+            }
+            return .json(.ok, FlagRoutes.list("appeals", page.items.map(AppealJSON.json), next: page.nextCursor(\.id)))
+        }
+        routes.add("GET", "/v1/appeals", .moderator) { request, identity in
+            try await handlers.queue(request, identity)
+        }
+        routes.add("POST", "/v1/appeals/{id}/decision", .moderator) { request, identity in
+            try await handlers.decide(request, identity)
+        }
+        routes.add("GET", "/v1/users/{user_id}/strikes", .moderator) { request, _ in
+            let userID = try ModeratorRoutes.userID(request)
+            let strikes = try await handlers.repository.activeStrikes(userID: userID, now: Timestamp.now())
+            return try Response.encoded(AppealJSON.Strikes(user_id: userID, active: strikes.count, strikes: strikes.map(AppealJSON.Strike.init)))
+        }
+    }
+
+    private func reason(_ request: Request) throws -> String {
+        let input = try request.decodeJSON(AppealInput.self)
+        guard !input.reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              input.reason.unicodeScalars.count <= Self.maxReason else {
+            throw HTTPError.badRequest("invalid_field", "`reason` must be 1 to \(Self.maxReason) characters.")
+        }
+        return input.reason
+    }
+
+    /// Spends one of the user's appeal tokens: 429 with Retry-After when none is left.
+    private func admit(_ userID: String) async throws {
+        var decision = limiter.take(userID)
+        if decision == .allowed, let sharedRates {
+            decision = await sharedRates.take("appeals " + userID, rate: limiter.rate, burst: limiter.burst)
+        }
+        if case .limited(let retryAfter) = decision {
+            throw HTTPError(.tooManyRequests, code: "rate_limited", detail: "Too many appeals; try again in \(retryAfter) seconds.",
+                            headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
+        }
+    }
+
+    private func appealMessage(_ request: Request, _ identity: Identity) async throws -> Response {
+        let reason = try reason(request)
+        try await admit(identity.userID)
+        let events = localization.messageEvents
+        let filing = try await repository.appealMessage(
+            messageID: request.parameter("id"), author: identity.viewer, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
+            events: { appeal, message in [events.ofAppeal(.appealCreated, appeal, message: message)] })
+        return try Self.answer(filing, what: "message")
+    }
+
+    private func appealBan(_ request: Request, _ identity: Identity) async throws -> Response {
+        let reason = try reason(request)
+        try await admit(identity.userID)
+        let events = localization.messageEvents
+        let filing = try await repository.appealBan(
+            userID: identity.userID, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
+            events: { appeal in [events.ofAppeal(.appealCreated, appeal, message: nil)] })
+        return try Self.answer(filing, what: "ban")
+    }
+
+    private static func answer(_ filing: AppealFiling, what: String) throws -> Response {
+        switch filing {
+        case .created(let appeal): return .json(.created, AppealJSON.json(appeal))
+        case .exists:
+            throw HTTPError(.conflict, code: "appeal_exists", detail: "This \(what) has been appealed already.")
+        case .notAppealable:
+            throw HTTPError(.conflict, code: "not_appealable", detail: "Only your own bounced or removed messages can be appealed.")
+        case .notFound where what == "ban":
+            throw HTTPError(.notFound, code: "ban_not_found", detail: "You are not banned.")
+        case .notFound:
+            throw MessagesRoutes.notFound
+        }
+    }
+
+    private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
+        let state = request.query("state") ?? "open"
+        guard ["open", "upheld", "overturned"].contains(state) else {
+            throw HTTPError.badRequest("invalid_field", "`state` must be open, upheld or overturned.")
+        }
+        let after = try Pagination.after(request)
+        let page = try await Page(limit: try Pagination.limit(request)) { count in
+            try await repository.appealQueue(state: state, after: after, limit: count)
+        }
+        let choice = localization.choice(for: request.head)
+        var response = Response.json(.ok, FlagRoutes.list("appeals", page.items.map { AppealJSON.item($0, for: identity, choice: choice) },
+                                                          next: page.nextCursor(\.appeal.id)))
+        Localization.mark(&response, choice)
+        return response
+    }
+
+    private func decide(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(DecisionInput.self)
+        guard input.decision == "uphold" || input.decision == "overturn" else {
+            throw HTTPError.badRequest("invalid_field", "`decision` must be uphold or overturn.")
+        }
+        if let note = input.note, note.unicodeScalars.count > Self.maxNote {
+            throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.")
+        }
+        let id = request.parameter("id")
+        let overturn = input.decision == "overturn"
+        let policy = settings.value.strike_policy
+        let events = localization.messageEvents
+        let outcome = try await repository.decideAppeal(
+            id: id, overturn: overturn, note: input.note, by: identity.userID, now: Timestamp.now(),
+            audit: audit.entry(identity, "appeal.decide", "appeal", id, note: input.note, details: ["decision": input.decision]),
+            strike: { message in StrikePolicy.terms(policy, userID: message.userID, reason: "appeal_upheld", messageID: message.id) },
+            hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
+            events: { decision in
+                var made = [events.ofAppeal(.appealDecided, decision.appeal, message: decision.message)]
+                if decision.liftedBanVersion != nil { made.append(try .of(.userUnbanned, ["user_id": decision.appeal.targetID])) }
+                return made
+            })
+        switch outcome {
+        case .notFound: throw HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
+        case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
+        case .decided(let decision):
+            if let version = decision.liftedBanVersion { bans.remove(decision.appeal.targetID, sequence: version) }
+            if let ban = decision.strike.ban, let version = decision.strike.bansVersion { bans.set(ban, sequence: version) }
+            var members: [(name: String, json: [UInt8])] = []
+            if decision.appeal.targetType == "message" {
+                let message = decision.message.map {
+                    MessageJSON.json($0, for: identity, choice: localization.choice(for: request.head), alertActionsEnabled: false)
+                }
+                members.append(("message", message ?? Array("null".utf8)))
+            } else {
+                members.append(("ban", AppealJSON.ban(decision.ban)))
+            }
+            return .json(.ok, AppealJSON.json(decision.appeal, adding: members))
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import BouncerDomain
+import BouncerIdentity
+import BouncerStore
+import Foundation
+import HTTPServer
+import JSON
+
+/// `strike_policy` in `/v1/config`: how long a strike counts, and the ban each count of active
+/// strikes brings. Off (null) by default: strikes are still recorded, and ban nobody.
+struct StrikePolicy: Codable, Sendable, Equatable {
+    struct Step: Codable, Sendable, Equatable {
+        var strikes: Int
+        /// Nil: for good.
+        @Nullable var ban_seconds: Int?
+    }
+
+    var window_days: Int
+    /// By `strikes`, ascending.
+    var steps: [Step]
+
+    /// How long a strike counts when no policy is set.
+    static let defaultWindowDays = 30
+    static let maxWindowDays = 3650
+    static let maxSteps = 10
+    static let maxStrikes = 1000
+
+    /// The step for a user with `active` strikes: the one with the highest count reached.
+    func step(for active: Int) -> Step? {
+        steps.last { $0.strikes <= active }
+    }
+
+    /// A policy from a PATCH's JSON, or why not.
+    static func parse(_ value: JSONValue) throws(HTTPError) -> StrikePolicy? {
+        func invalid(_ what: String) -> HTTPError { .badRequest("invalid_field", "`strike_policy` \(what).") }
+        func whole(_ value: JSONValue?, _ range: ClosedRange<Int>) -> Int? {
+            guard case .number(let number)? = value, let double = Optional(number.double), double.rounded() == double,
+                  abs(double) < 1e12, range.contains(Int(double)) else { return nil }
+            return Int(double)
+        }
+        switch value {
+        case .null: return nil
+        case .object(let object):
+            guard Set(object.members.map(\.key)).isSubset(of: ["window_days", "steps"]) else {
+                throw invalid("has only `window_days` and `steps`")
+            }
+            guard let days = whole(object["window_days"], 1...maxWindowDays) else {
+                throw invalid("needs `window_days`, a whole number of days from 1 to \(maxWindowDays)")
+            }
+            guard case .array(let items)? = object["steps"], (1...maxSteps).contains(items.count) else {
+                throw invalid("needs `steps`, a list of 1 to \(maxSteps) steps")
+            }
+            var steps: [Step] = []
+            for item in items {
+                guard case .object(let step) = item, Set(step.members.map(\.key)).isSubset(of: ["strikes", "ban_seconds"]),
+                      let strikes = whole(step["strikes"], 1...maxStrikes) else {
+                    throw invalid("steps each need `strikes` (1 to \(maxStrikes)) and `ban_seconds`")
+                }
+                var seconds: Int?
+                switch step["ban_seconds"] {
+                case .null?: seconds = nil
+                case let value?:
+                    guard let bounded = whole(value, 1...ModeratorRoutes.maxBanSeconds) else {
+                        throw invalid("steps' `ban_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds), or null for good")
+                    }
+                    seconds = bounded
+                case nil: throw invalid("steps each need `ban_seconds` (null bans for good)")
+                }
+                steps.append(Step(strikes: strikes, ban_seconds: seconds))
+            }
+            guard Set(steps.map(\.strikes)).count == steps.count else { throw invalid("steps need distinct `strikes` counts") }
+            return StrikePolicy(window_days: days, steps: steps.sorted { $0.strikes < $1.strikes })
+        default:
+            throw invalid("must be an object or null")
+        }
+    }
+
+    /// The terms of a strike on `userID` made now under `policy` (nil: none set): its expiry, and
+    /// the ban, by `system`, that the count of active strikes calls for.
+    static func terms(_ policy: StrikePolicy?, userID: String, reason: String, messageID: String?) -> StrikeTerms {
+        let now = Date()
+        let days = policy?.window_days ?? defaultWindowDays
+        let strike = StoredStrike(id: TimeOrderedID.make(), userID: userID, reason: reason, messageID: messageID,
+                                  createdAt: Timestamp.format(now), expiresAt: Timestamp.format(now.addingTimeInterval(Double(days) * 86_400)))
+        return StrikeTerms(
+            strike: strike,
+            banFor: { active in
+                guard let step = policy?.step(for: active) else { return nil }
+                return StoredBan(userID: userID, reason: "strikes", shadow: false,
+                                 expiresAt: step.ban_seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
+                                 createdBy: Audit.system.userID, createdAt: Timestamp.format(now))
+            },
+            banRecord: { ban in
+                var details = ["shadow": "false", "reason": "strikes"]
+                if let end = ban.expiresAt { details["expires_at"] = end }
+                let audit = Audit.entry(Audit.system, "user.ban", "user", ban.userID, note: "strikes", details: details)
+                return (audit, [try .of(.userBanned, ModeratorRoutes.BanJSON(ban))])
+            })
+    }
+}

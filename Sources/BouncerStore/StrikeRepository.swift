@@ -1,0 +1,124 @@
+import BouncerDomain
+
+/// A strike as stored: a confirmed violation that counts against `userID` until `expiresAt`.
+public struct StoredStrike: Sendable, Equatable {
+    public var id: String
+    public var userID: String
+    /// `message_removed`, `author_banned` or `appeal_upheld`.
+    public var reason: String
+    public var messageID: String?
+    public var createdAt: String
+    public var expiresAt: String
+
+    public init(id: String, userID: String, reason: String, messageID: String?, createdAt: String, expiresAt: String) {
+        self.id = id
+        self.userID = userID
+        self.reason = reason
+        self.messageID = messageID
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// What a strike about to be made needs from the service: when it expires, and the ban a count of
+/// active strikes calls for (the strike policy in force), with what to record if it bans.
+public struct StrikeTerms: Sendable {
+    /// The strike, `expiresAt` already set by the policy in force.
+    public var strike: StoredStrike
+    /// The ban for a user with this many active strikes (the new one included), or nil.
+    public var banFor: @Sendable (_ activeStrikes: Int) -> StoredBan?
+    /// The audit entry and events of a ban the policy gives.
+    public var banRecord: @Sendable (StoredBan) throws -> (audit: AuditEntry, events: [NewEvent])
+
+    public init(strike: StoredStrike, banFor: @escaping @Sendable (Int) -> StoredBan?,
+                banRecord: @escaping @Sendable (StoredBan) throws -> (audit: AuditEntry, events: [NewEvent])) {
+        self.strike = strike
+        self.banFor = banFor
+        self.banRecord = banRecord
+    }
+}
+
+/// What making a strike did: whether it was new (a message has one strike at most), and the ban
+/// the policy gave, with the bans' version it committed at.
+public struct StrikeOutcome: Sendable, Equatable {
+    public var added: Bool
+    public var ban: StoredBan?
+    public var bansVersion: UInt64?
+
+    public static let none = StrikeOutcome(added: false, ban: nil, bansVersion: nil)
+}
+
+public protocol StrikeRepository: Sendable {
+    /// `userID`'s strikes in force at `now` (neither expired nor taken back), newest first.
+    func activeStrikes(userID: String, now: String) async throws -> [StoredStrike]
+}
+
+extension SQLStore {
+    public func activeStrikes(userID: String, now: String) async throws -> [StoredStrike] {
+        try await read { database in
+            try database.fetchAll(
+                """
+                SELECT id, user_id, reason, message_id, created_at, expires_at FROM strikes
+                WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT ?
+                """, [.text(userID), .text(now), .integer(Int64(Strikes.maxListed))]).map(Strikes.strike)
+        }
+    }
+}
+
+/// Strikes as both stores make and take back, inside the transaction of the decision behind them.
+public enum Strikes {
+    /// The most strikes a user's list shows (a policy's highest step is at most 1,000).
+    public static let maxListed = 1000
+
+    static func strike(_ row: Row) -> StoredStrike {
+        StoredStrike(id: row.get("id") ?? "", userID: row.get("user_id") ?? "", reason: row.get("reason") ?? "",
+                     messageID: row.get("message_id"), createdAt: row.get("created_at") ?? "", expiresAt: row.get("expires_at") ?? "")
+    }
+
+    /// Takes back the strike for `messageID`, if it has one in force.
+    static func revoke(messageID: String, now: String, _ database: some SQLConnection) throws {
+        try database.execute("UPDATE strikes SET revoked_at = ? WHERE message_id = ? AND revoked_at IS NULL", [.text(now), .text(messageID)])
+    }
+
+    /// Takes back the strike behind a ban given at `banCreatedAt`: the user's latest strike in
+    /// force made no later than the ban.
+    static func revokeBehindBan(userID: String, banCreatedAt: String, now: String, _ database: some SQLConnection) throws {
+        guard let id = try database.fetchValue(
+            """
+            SELECT id FROM strikes WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND created_at <= ?
+            ORDER BY id DESC LIMIT 1
+            """, [.text(userID), .text(now), .text(banCreatedAt)], as: String.self) else { return }
+        try database.execute("UPDATE strikes SET revoked_at = ? WHERE id = ?", [.text(now), .text(id)])
+    }
+}
+
+extension SQLStore {
+    /// Makes the strike (none when its message has one already), then bans its user when the
+    /// active strikes reach a step of the policy, unless a ban in force already lasts as long.
+    static func addStrike(_ terms: StrikeTerms, now: String, _ database: Connection) throws -> StrikeOutcome {
+        let strike = terms.strike
+        try database.execute(
+            """
+            INSERT INTO strikes (id, user_id, reason, message_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (message_id) WHERE message_id IS NOT NULL AND revoked_at IS NULL DO NOTHING
+            """, [.text(strike.id), .text(strike.userID), .text(strike.reason), strike.messageID.databaseValue, .text(strike.createdAt),
+                  .text(strike.expiresAt)])
+        guard database.changes > 0 else { return .none }
+        let active = try database.fetchValue(
+            "SELECT count(*) FROM strikes WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+            [.text(strike.userID), .text(now)], as: Int.self) ?? 0
+        let added = StrikeOutcome(added: true, ban: nil, bansVersion: nil)
+        guard let ban = terms.banFor(active) else { return added }
+        if let current = try database.fetchOne(
+            "SELECT expires_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)", [.text(strike.userID), .text(now)]) {
+            // A ban for good, or one that ends no sooner than the policy's, stays as it is.
+            guard let currentEnd: String = current.get("expires_at") else { return added }
+            if let end = ban.expiresAt, currentEnd >= end { return added }
+        }
+        let record = try terms.banRecord(ban)
+        try Self.upsert(ban, database)
+        try Self.insert(record.audit, database)
+        try EventLog.append(record.events, database)
+        return StrikeOutcome(added: true, ban: ban, bansVersion: try Self.advance(.bans, database))
+    }
+}
