@@ -4,6 +4,8 @@
 # machine, whatever else the host does then weighs on both alike, where runs one after the other
 # can differ by 30% for the same binary. Prints each one's messages, server CPU a message and p99 latency.
 # BENCH_ROUTE=healthz compares GET /healthz instead, with 64 keep-alive connections each.
+# BENCH_CONFIG_SECOND='{"strike_policy":...}' PATCHes the second server's /v1/config before the
+# load: one binary given twice then compares a setting on against off.
 #
 #   scripts/bench-side-by-side.sh BINARY_A BINARY_B [SECONDS]
 set -euo pipefail
@@ -35,6 +37,12 @@ start() {  # binary port: a server on its own store, with the benchmark's rules 
 }
 start "$first" 18201
 start "$second" 18202
+if [ -n "${BENCH_CONFIG_SECOND:-}" ]; then
+  admin=$("$second" token --user bench-admin --role admin --data-dir "${dirs[1]}/data")
+  curl -fsS -o /dev/null -X PATCH -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+       --data-binary "$BENCH_CONFIG_SECOND" "http://127.0.0.1:18202/v1/config"
+  echo "second server's settings: $BENCH_CONFIG_SECOND"
+fi
 ticks() { awk '{print $14 + $15}' "/proc/${servers[$1]}/stat"; }  # index -> the server's CPU ticks
 declare -a before=() loads=()
 for index in 0 1; do

@@ -3,18 +3,19 @@ import BouncerService
 import BouncerStore
 import Foundation
 
-// Fills a store for the moderators' benchmarks: `StoreGenerator DATA_DIR [MESSAGES] [FLAGS]`
-// (default 1,000,000 messages and 100,000 flags) over 1,000 channels and 10,000 users, with
-// flags on about a fifth of the flagged messages' reporters left open. Deterministic.
+// Fills a store for the moderators' benchmarks: `StoreGenerator DATA_DIR [MESSAGES] [FLAGS] [APPEALS]`
+// (default 1,000,000 messages, 100,000 flags and no appeals) over 1,000 channels and 10,000 users,
+// with about 60% of flags and appeals left open. Deterministic.
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: StoreGenerator DATA_DIR [MESSAGES] [FLAGS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: StoreGenerator DATA_DIR [MESSAGES] [FLAGS] [APPEALS]\n".utf8))
     exit(64)
 }
 var configuration = ServiceConfiguration()
 configuration.dataDirectory = arguments[1]
 let messageCount = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
 let flagCount = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+let appealCount = min(messageCount, arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0)
 
 var storeConfiguration = StoreConfiguration()
 storeConfiguration.synchronous = .normal
@@ -84,6 +85,26 @@ while filed < flagCount {
     }
     print("flags: \(filed)")
 }
+// Appeals: each of a message of its own (a message is appealed once), spread over the store.
+var appealed = 0
+while appealed < appealCount {
+    try database.inTransaction { database in
+        let insert = try database.cachedStatement("""
+            INSERT INTO appeals (id, target_type, target_id, user_id, reason, state, decided_by, decided_at, created_at)
+            SELECT ?, 'message', id, user_id, ?, ?, ?, ?, ? FROM messages WHERE id = ?
+            """)
+        for index in appealed..<min(appealCount, appealed + batch) {
+            let open = random.below(100) < 60
+            let time = timestamp(index, of: appealCount)
+            try insert.bind([.text(String(format: "appeal%08d", index)), .text("I did not mean it that way (\(index))."),
+                             .text(open ? "open" : (random.below(2) == 0 ? "upheld" : "overturned")), open ? .null : .text("bench-moderator"),
+                             open ? .null : .text(time), .text(time), .text(String(format: "gen%08d", index * (messageCount / appealCount)))])
+            while try insert.step() {}
+        }
+    }
+    appealed = min(appealCount, appealed + batch)
+    print("appeals: \(appealed)")
+}
 try database.execute("ANALYZE")
 database.close()
-print("store \(configuration.storePath): \(messageCount) messages, \(filed) flags in \(ContinuousClock.now - started)")
+print("store \(configuration.storePath): \(messageCount) messages, \(filed) flags, \(appealed) appeals in \(ContinuousClock.now - started)")

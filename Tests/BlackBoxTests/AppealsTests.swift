@@ -269,6 +269,24 @@ import TestSupport
         }
     }
 
+    @Test func appealsFiledAtOnceAreKeptOnce() async throws {
+        let h = try await blocking { try Harness() }
+        try await blocking {
+            try h.rule("plumbus", "remove")
+            #expect(try h.send("a plumbus", as: "bob", id: "raced").status == 201)
+            let headers = ["Authorization": "Bearer \(h.tokens["bob"]!)", "Content-Type": "application/json"]
+            let statuses = UnsafeMutableBufferPointer<Int>.allocate(capacity: 6)
+            defer { statuses.deallocate() }
+            nonisolated(unsafe) let slots = statuses  // each iteration writes its own slot
+            DispatchQueue.concurrentPerform(iterations: 6) { index in
+                slots[index] = (try? h.service.client().request("POST", "/v1/messages/raced/appeal", headers: headers,
+                                                                 body: #"{"reason":"try \#(index)"}"#).status) ?? 0
+            }
+            #expect(Array(statuses).sorted() == [201, 409, 409, 409, 409, 409], "\(Array(statuses))")
+            #expect((try h.call("GET", "/v1/appeals", as: "mod").json?["appeals"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func appealsAreRateLimitedPerUser() async throws {
         let h = try await blocking { try Harness() }
         try await blocking {
