@@ -248,6 +248,12 @@ class Api:
     def create_rule(self, token, **rule):
         return self.call("POST", "/v1/rules", rule, token)
 
+    def review(self, token, message_id, decision, **fields):
+        return self.call("POST", f"/v1/messages/{quote(message_id, safe='')}/review", {"decision": decision, **fields}, token)
+
+    def appeal(self, token, message_id, reason):
+        return self.call("POST", f"/v1/messages/{quote(message_id, safe='')}/appeal", {"reason": reason}, token)
+
     def ban(self, token, user, reason="spam", duration_seconds=3600):
         return self.call("POST", f"/v1/users/{quote(user, safe='')}/ban",
                          {"reason": reason, "duration_seconds": duration_seconds}, token)
@@ -354,7 +360,7 @@ class BrowserFactory:
 # ---------------------------------------------------------------------------------------------
 # The dashboard, through the hooks of Tests/dashboard/HOOKS.md
 
-PAGES = ("queue", "rules", "activity", "users", "settings")
+PAGES = ("queue", "appeals", "rules", "activity", "users", "settings")
 
 
 def wait(driver, timeout=10, poll_frequency=0.1):

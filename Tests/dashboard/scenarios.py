@@ -39,6 +39,7 @@ AUDIT_PAGE = 50          # the audit entries the activity page asks for at once
 # page walks wait for it before they screenshot or read the console.
 PAGE_CONTENT = {
     "queue": "#queue-list li.queue-item",
+    "appeals": "#appeals-list li.appeal-item",
     "rules": "#rules-list tr.rule-row",
     "activity": "#chart-bounces[data-total]",
     "users": "#bans-list tr.ban-row",
@@ -84,6 +85,14 @@ def queue_item(message_id):
 
 def queue_detail(message_id):
     return f'#queue-detail[data-message-id="{message_id}"]'
+
+
+def appeal_item(appeal_id):
+    return f'#appeals-list li.appeal-item[data-appeal-id="{appeal_id}"]'
+
+
+def appeal_detail(appeal_id):
+    return f'#appeal-detail[data-appeal-id="{appeal_id}"]'
 
 
 def unique_word():
@@ -189,13 +198,14 @@ class DashboardTest(unittest.TestCase):
         return message["id"]
 
     def seed_every_page(self):
-        """Something for each page to show: a report, a rule (and with it a bounce), a ban."""
+        """Something for each page to show: a report, a rule (and with it a bounce, appealed), a ban."""
         _, admin = self.user("admin", "admin")
         self.flagged_message(f"cheap watches {self.tag}")
         word = unique_word()
         self.api.create_rule(admin, name=f"seeded {self.tag}", kind="word", pattern=word, action="bounce")
         _, author = self.user("author")
-        self.api.send(author, self.channel, f"this {word} is bounced")
+        bounced = self.api.send(author, self.channel, f"this {word} is bounced")
+        self.api.appeal(author, bounced["id"], f"it was a quote {self.tag}")
         self.api.ban(admin, f"banned-{self.tag}")
 
     def own_service(self, *serve_args):
@@ -380,7 +390,7 @@ class SignInTests(DashboardTest):
         driver = browser.driver
         self.sign_in(browser, moderator)
         self.wait_whoami(driver, moderator_id)  # the links follow the role
-        self.assertEqual(self.shown_links(driver), {"queue", "rules", "activity", "users"})
+        self.assertEqual(self.shown_links(driver), {"queue", "appeals", "rules", "activity", "users"})
 
         # Read-only: whatever of the rules' controls is shown is disabled.
         self.show_page(driver, "rules")
@@ -732,6 +742,10 @@ class LayoutTests(DashboardTest):
                         "html[lang], html[dir] for an Arabic browser")
         wait_visible(driver, PAGE_CONTENT["queue"])
         self.screenshot(browser, "arabic-queue")
+        self.show_page(driver, "appeals")
+        wait_visible(driver, PAGE_CONTENT["appeals"])
+        wait_visible(driver, "#appeal-detail[data-appeal-id] .appeal-reason")
+        self.screenshot(browser, "arabic-appeals")
 
 
 class EveryPageTests(DashboardTest):
@@ -1001,3 +1015,259 @@ class KeyboardTests(DashboardTest):
             unmarked = {step["name"]: step for step in walk if step and step["name"] in expected
                         and (step["outline"] == "none" or step["width"] <= 0)}
             self.assertEqual(unmarked, {}, "focused without a visible outline")
+
+
+class AppealsTests(DashboardTest):
+    def my_appeal(self, token, appeal_id):
+        """The appeal as its author reads it (GET /v1/me/appeals, newest first)."""
+        for appeal in self.api.get(token, "/v1/me/appeals?limit=50")["appeals"]:
+            if appeal["id"] == appeal_id:
+                return appeal
+        return None
+
+    def open_appeals(self, browser, token, base_url=None):
+        """Signs in at the appeals page and waits until it has listed the open appeals and its
+        event stream is connected."""
+        driver = browser.driver
+        self.sign_in(browser, token, page="appeals", base_url=base_url)
+        self.show_page(driver, "appeals")
+        wait(driver).until(lambda d: re.search(r"\d", " ".join(texts(d, "#appeals-count"))), "#appeals-count shows no number")
+        wait(driver).until(lambda d: browser.responded("/v1/events/stream"), "the appeals page opened no event stream")
+        wait(driver).until(lambda d: visible(d, "#appeals-live.live"), "#appeals-live does not say the stream is live")
+
+    def test_removed_message_appealed_live_and_overturned_by_key(self):
+        _, admin = self.user("admin", "admin")
+        moderator_id, moderator = self.user("moderator", "moderator")
+        author_id, author = self.user("author")
+        _, reader = self.user("reader")
+        word = unique_word()
+        rule = self.api.create_rule(admin, name=f"removes {self.tag}", kind="word", pattern=word, action="remove")
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.open_appeals(browser, moderator)
+        driver.execute_script("window.bouncerTestNoReload = true;")
+
+        # Two messages the rule removes, each appealed once the page is open: both arrive live.
+        texts_sent, appeals = [], []
+        for index, opening in enumerate(("my cat is called", "and the dog is called")):
+            sent = self.api.send(author, self.channel, f"{opening} {word} {self.tag}", message_id=f"{self.tag}-m{index}")
+            self.assertEqual(sent["state"], "removed", f"the remove rule did not remove {sent}")
+            texts_sent.append(sent["text"])
+            appeal = self.api.appeal(author, sent["id"], f"{word} is my pet's name, number {index} {self.tag}")
+            self.assertEqual((appeal["state"], appeal["target_type"], appeal["target_id"]), ("open", "message", sent["id"]))
+            appeals.append(appeal)
+            wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
+                                                    f"appeal {index} did not appear within {LIVE_REPORT_SECONDS}s")
+        self.assertTrue(driver.execute_script("return window.bouncerTestNoReload === true;"), "the page was reloaded")
+        ids = [item.get_attribute("data-appeal-id") for item in driver.find_elements(By.CSS_SELECTOR, "#appeals-list li.appeal-item")]
+        self.assertLess(ids.index(appeals[0]["id"]), ids.index(appeals[1]["id"]), "the appeals are not oldest first")
+
+        first, second = appeals
+        wait_visible(driver, appeal_item(first["id"])).click()
+        wait_visible(driver, f'{appeal_item(first["id"])}[aria-selected="true"]')
+        detail = appeal_detail(first["id"])
+        self.wait_state(driver, lambda d: " ".join(texts(d, f"{detail} .appeal-reason")), lambda text: first["reason"] in text,
+                        "the detail does not show the appeal's reason")
+        self.wait_state(driver, lambda d: " ".join(texts(d, f"{detail} .appeal-message .message-text")),
+                        lambda text: texts_sent[0] in text, "the detail does not show the message's text")
+        self.assertIn(word, [mark.strip().lower() for mark in texts(driver, f"{detail} .message-text mark")],
+                      "the rule's match is not marked in the message")
+        self.assertIn("removed", " ".join(texts(driver, f"{detail} .message-state")))
+        self.wait_state(driver, lambda d: [rule_item.get_attribute("data-rule-id")
+                                           for rule_item in d.find_elements(By.CSS_SELECTOR, f"{detail} li.appeal-rule")],
+                        lambda shown: rule["id"] in shown, "the detail does not name the rule that removed the message")
+        self.assertIn(author_id, wait_visible(driver, detail).text, "the detail does not say who appealed")
+        self.screenshot(browser, "appeals-open")
+
+        note = f"a pet's name, not abuse {self.tag}"
+        wait_visible(driver, "#appeal-note").send_keys(note)
+        press(driver, "o")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(first["id"])),
+                           "the overturned appeal is still listed")
+        wait_visible(driver, f'{appeal_item(second["id"])}[aria-selected="true"]')
+        wait_visible(driver, appeal_detail(second["id"]))
+
+        decided = poll(lambda: (appeal := self.my_appeal(author, first["id"])) and appeal["state"] == "overturned" and appeal,
+                       API_CHANGE_SECONDS)
+        self.assertTrue(decided, "the appeal is not overturned")
+        self.assertEqual((decided["decided_by"], decided["note"]), (moderator_id, note))
+        message = self.api.get(moderator, f"/v1/messages/{first['target_id']}")
+        self.assertEqual(message["state"], "delivered", f"the overturned message is not delivered: {message}")
+        channel = self.api.get(reader, f"/v1/channels/{quote(self.channel, safe='')}/messages")["messages"]
+        self.assertIn(first["target_id"], [shown["id"] for shown in channel], "another user does not see the message again")
+        self.assertNotIn(second["target_id"], [shown["id"] for shown in channel], "the other removed message is shown")
+
+        # The next one, upheld by key: it stays removed.
+        press(driver, "u")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(second["id"])),
+                           "the upheld appeal is still listed")
+        upheld = poll(lambda: (appeal := self.my_appeal(author, second["id"])) and appeal["state"] == "upheld" and appeal,
+                      API_CHANGE_SECONDS)
+        self.assertTrue(upheld, "the second appeal is not upheld")
+        self.assertEqual(self.api.get(moderator, f"/v1/messages/{second['target_id']}")["state"], "removed")
+
+        # The decided ones, under their states.
+        fill(driver, "#appeals-state", "overturned")
+        wait_visible(driver, appeal_item(first["id"])).click()
+        self.wait_state(driver, lambda d: " ".join(texts(d, f"{appeal_detail(first['id'])} .appeal-decision")),
+                        lambda text: moderator_id in text and note in text, "the overturned appeal does not show who decided and the note")
+        self.assertIsNone(visible(driver, "#overturn-button"), "a decided appeal can be decided again")
+        self.screenshot(browser, "appeals-overturned")
+
+    def test_ban_appeal_shows_the_ban_and_overturn_lifts_it(self):
+        _, moderator = self.user("moderator", "moderator")
+        banned_id, banned = self.user("banned")
+        self.api.ban(moderator, banned_id, reason=f"flooding {self.tag}", duration_seconds=7200)
+        browser = self.open_browser()
+        driver = browser.driver
+        self.open_appeals(browser, moderator)
+        appeal = self.api.call("POST", "/v1/me/ban/appeal", {"reason": f"it was my cat on the keyboard {self.tag}"}, banned)
+        self.assertEqual((appeal["target_type"], appeal["target_id"]), ("ban", banned_id))
+        item = wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
+                                                       f"the ban appeal did not appear within {LIVE_REPORT_SECONDS}s")
+        self.assertEqual(item.get_attribute("data-target-type"), "ban")
+        item.click()
+        ban = f'{appeal_detail(appeal["id"])} .appeal-ban[data-user-id="{banned_id}"]'
+        self.wait_state(driver, lambda d: " ".join(texts(d, ban)), lambda text: f"flooding {self.tag}" in text,
+                        "the detail does not show the ban's reason")
+        self.assertTrue(re.search(r"\d", " ".join(texts(driver, f"{ban} .ban-expiry"))), "the ban's end is not shown")
+        wait_visible(driver, "#overturn-button").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(appeal["id"])),
+                           "the overturned ban appeal is still listed")
+        self.assertTrue(poll(lambda: self.ban_of(moderator, banned_id) is None, API_CHANGE_SECONDS),
+                        "overturning the ban appeal did not lift the ban")
+
+    def test_strike_policy_set_in_settings_bans_author_by_system(self):
+        # A policy bans for every later strike: this test has a service of its own.
+        service, api = self.own_service()
+        admin = service.token(f"admin-{self.tag}", "admin")
+        moderator = service.token(f"moderator-{self.tag}", "moderator")
+        author_id = f"author-{self.tag}"
+        author = service.token(author_id)
+        reporter = service.token(f"reporter-{self.tag}")
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, admin, page="settings", base_url=service.base_url)
+        self.show_page(driver, "settings")
+        box = wait_visible(driver, "#strike-policy-enabled")
+        self.assertFalse(box.is_selected(), "a new service has a strike policy")
+        wait_visible(driver, "#strike-policy-off")
+        box.click()
+        fill(driver, "#strike-window-days", "30")
+        self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "#strike-steps tr.strike-step")), 1)
+        wait_visible(driver, "#strike-step-add").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, "#strike-steps tr.strike-step")
+        self.assertEqual(len(rows), 2, "#strike-step-add did not add a step")
+        for row, (strikes, duration, unit) in zip(rows, (("2", "1", "86400"), ("3", None, ""))):
+            field = row.find_element(By.CSS_SELECTOR, "input.step-strikes")
+            field.clear()
+            field.send_keys(strikes)
+            choose(row.find_element(By.CSS_SELECTOR, "select.step-unit"), unit)
+            if duration:
+                field = row.find_element(By.CSS_SELECTOR, "input.step-duration")
+                field.clear()
+                field.send_keys(duration)
+            else:
+                self.assertFalse(row.find_element(By.CSS_SELECTOR, "input.step-duration").is_enabled(),
+                                 "a permanent step still asks for a length")
+        wait_visible(driver, "#strike-policy-save").click()
+        policy = {"window_days": 30, "steps": [{"strikes": 2, "ban_seconds": 86400}, {"strikes": 3, "ban_seconds": None}]}
+        saved = poll(lambda: api.get(admin, "/v1/config").get("strike_policy") == policy, API_CHANGE_SECONDS)
+        self.assertTrue(saved, f"GET /v1/config has {api.get(admin, '/v1/config').get('strike_policy')}, not {policy}")
+        self.screenshot(browser, "strike-policy-settings")
+
+        # Three reviews that remove the author's messages: the second bans for a day, the third for good.
+        removed = []
+        for index in range(3):
+            sent = api.send(author, self.channel, f"rude thing number {index} {self.tag}", message_id=f"{self.tag}-s{index}")
+            api.flag(reporter, sent["id"], "harassment")
+            removed.append(sent["id"])
+        api.review(moderator, removed[0], "remove_message")
+        self.assertEqual(api.get(moderator, f"/v1/users/{author_id}/strikes")["active"], 1)
+        self.assertIsNone(self.ban_with(api, admin, author_id), "one strike banned the author")
+        api.review(moderator, removed[1], "remove_message")
+        ban = poll(lambda: self.ban_with(api, admin, author_id), API_CHANGE_SECONDS)
+        self.assertTrue(ban, "two strikes did not ban the author")
+        self.assertEqual((ban["created_by"], ban["reason"]), ("system", "strikes"), ban)
+        self.assert_expires_in(ban, 86400)
+        api.review(moderator, removed[2], "remove_message")
+        ban = poll(lambda: (now := self.ban_with(api, admin, author_id)) and now["expires_at"] is None and now, API_CHANGE_SECONDS)
+        self.assertTrue(ban, f"three strikes did not ban the author for good: {self.ban_with(api, admin, author_id)}")
+        self.assertEqual((ban["created_by"], ban["reason"]), ("system", "strikes"), ban)
+        events = api.get(admin, "/v1/events?types=user.banned&limit=200")["events"]
+        self.assertTrue(any(event["data"].get("user_id") == author_id and event["data"].get("reason") == "strikes" for event in events),
+                        "no user.banned event says the ban was for strikes")
+
+        self.show_page(driver, "users")
+        wait_visible(driver, f'#bans-list tr.ban-row[data-user-id="{author_id}"]')
+        fill(driver, "#user-lookup", author_id)
+        wait_visible(driver, "#user-lookup-button").click()
+        self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#user-strike-count").get_attribute("data-active"),
+                        "3".__eq__, "#user-strike-count[data-active] after three removals")
+        self.assertIn("3", wait_visible(driver, "#user-strike-count").text)
+        strikes = driver.find_elements(By.CSS_SELECTOR, "#user-strikes .strike")
+        self.assertEqual(sorted(strike.get_attribute("data-reason") for strike in strikes), ["message_removed"] * 3)
+        shown = " ".join(texts(driver, "#user-strikes .strike .strike-message"))
+        for message_id in removed:
+            self.assertIn(message_id, shown, "a strike does not name its message")
+        self.assertTrue(all(re.search(r"\d", text) for text in texts(driver, "#user-strikes .strike .strike-expiry")),
+                        "a strike shows no expiry")
+        self.screenshot(browser, "strikes-users")
+
+    def ban_with(self, api, token, user_id):
+        """The ban in force on USER_ID on a service of the test's own, or None."""
+        for ban in api.get(token, "/v1/bans?limit=200")["bans"]:
+            if ban["user_id"] == user_id:
+                return ban
+        return None
+
+    def test_overturned_appeal_takes_its_strike_back(self):
+        _, moderator = self.user("moderator", "moderator")
+        author_id, author = self.user("author")
+        _, reporter = self.user("reporter")
+        removed = []
+        for index in range(2):
+            sent = self.api.send(author, self.channel, f"borderline joke {index} {self.tag}", message_id=f"{self.tag}-j{index}")
+            self.api.flag(reporter, sent["id"], "harassment")
+            self.api.review(moderator, sent["id"], "remove_message")
+            removed.append(sent["id"])
+        self.assertEqual(self.api.get(moderator, f"/v1/users/{author_id}/strikes")["active"], 2)
+        appeal = self.api.appeal(author, removed[0], f"it was a joke among friends {self.tag}")
+
+        browser = self.open_browser()
+        driver = browser.driver
+        self.sign_in(browser, moderator, page="users")
+        self.show_page(driver, "users")
+        count = "#user-strike-count"
+
+        def look_up():
+            fill(driver, "#user-lookup", author_id)
+            wait_visible(driver, "#user-lookup-button").click()
+        look_up()
+        self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, count).get_attribute("data-active"), "2".__eq__,
+                        f"{count}[data-active] after two removals")
+
+        self.show_page(driver, "appeals")
+        wait_visible(driver, appeal_item(appeal["id"])).click()
+        detail = appeal_detail(appeal["id"])
+        self.wait_state(driver, lambda d: " ".join(texts(d, f"{detail} .appeal-message .message-text")),
+                        lambda text: "borderline joke 0" in text, "the detail does not show the removed message")
+        self.wait_state(driver, lambda d: texts(d, f"{detail} .flag .flag-reason"), lambda shown: "harassment" in shown,
+                        "the detail does not show the report on the message")
+        wait_visible(driver, "#overturn-button").click()
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(appeal["id"])),
+                           "the overturned appeal is still listed")
+        taken_back = poll(lambda: self.api.get(moderator, f"/v1/users/{author_id}/strikes")["active"] == 1, API_CHANGE_SECONDS)
+        self.assertTrue(taken_back, "the overturn did not take the strike back")
+        self.assertEqual(self.api.get(moderator, f"/v1/messages/{removed[0]}")["state"], "delivered")
+
+        self.show_page(driver, "users")
+        look_up()
+        self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, count).get_attribute("data-active"), "1".__eq__,
+                        f"{count}[data-active] after the overturn")
+        left = texts(driver, "#user-strikes .strike .strike-message")
+        self.assertEqual(len(left), 1, f"the strikes left: {left}")
+        self.assertIn(removed[1], left[0], "the strike left is not the other removal's")
+        self.screenshot(browser, "strike-taken-back")

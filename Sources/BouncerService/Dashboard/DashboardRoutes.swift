@@ -26,6 +26,7 @@ struct DashboardRoutes: Sendable {
         "api.js": Asset(bytes: PackageResources.api_js, contentType: "text/javascript; charset=utf-8"),
         "ui.js": Asset(bytes: PackageResources.ui_js, contentType: "text/javascript; charset=utf-8"),
         "queue.js": Asset(bytes: PackageResources.queue_js, contentType: "text/javascript; charset=utf-8"),
+        "appeals.js": Asset(bytes: PackageResources.appeals_js, contentType: "text/javascript; charset=utf-8"),
         "rules.js": Asset(bytes: PackageResources.rules_js, contentType: "text/javascript; charset=utf-8"),
         "activity.js": Asset(bytes: PackageResources.activity_js, contentType: "text/javascript; charset=utf-8"),
         "users.js": Asset(bytes: PackageResources.users_js, contentType: "text/javascript; charset=utf-8"),

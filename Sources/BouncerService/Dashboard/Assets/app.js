@@ -3,12 +3,13 @@
 import { APIError, get, token, whenUnauthorized } from "./api.js";
 import { t, translate, say } from "./ui.js";
 import * as queue from "./queue.js";
+import * as appeals from "./appeals.js";
 import * as rules from "./rules.js";
 import * as activity from "./activity.js";
 import * as users from "./users.js";
 import * as settings from "./settings.js";
 
-const pages = { queue, rules, activity, users, settings };
+const pages = { queue, appeals, rules, activity, users, settings };
 const signinPage = document.getElementById("signin-page");
 const app = document.getElementById("app");
 const signinError = document.getElementById("signin-error");

@@ -17,6 +17,30 @@ export function t(key, ...args) {
   });
 }
 
+/// `t` as nodes: each filled-in value in a `bdi`, so that an id or a time written left to right
+/// keeps its order inside a right-to-left sentence (and the other way round).
+export function tIsolated(key, ...args) {
+  const text = strings[key] ?? key;
+  const parts = [];
+  let next = 0;
+  let at = 0;
+  for (const match of text.matchAll(/%(?:(\d+)\$)?([@d%])/g)) {
+    parts.push(text.slice(at, match.index));
+    at = match.index + match[0].length;
+    const [, position, kind] = match;
+    if (kind === "%") { parts.push("%"); continue; }
+    const value = args[position ? Number(position) - 1 : next++];
+    parts.push(el("bdi", {}, kind === "d" ? formatNumber(value) : String(value ?? "")));
+  }
+  parts.push(text.slice(at));
+  return parts.filter((part) => part !== "");
+}
+
+/// A line of values joined by " · ", each in a `bdi` (see `tIsolated`); strings and nodes alike.
+export const metaLine = (...values) => values.filter((value) => value !== null && value !== undefined && value !== "")
+  .flatMap((value, index) => [index ? " · " : null, typeof value === "string" ? el("bdi", {}, value) : value])
+  .filter((part) => part !== null);
+
 /// Fills every `data-i18n` element's text (and `data-i18n-label`, `data-i18n-placeholder`).
 export function translate(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);

@@ -1,7 +1,7 @@
 // Users: the bans in force (timed and shadow) with their expiry, a form to ban, and one user's
-// recent messages and the flags on them.
+// strikes, recent messages and the flags on them.
 import { del, get, post, segment } from "./api.js";
-import { el, fill, formatTime, nothing, say, sayError, t } from "./ui.js";
+import { el, fill, formatTime, nothing, say, sayError, t, tIsolated } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -73,9 +73,14 @@ async function lookUp(userID) {
   $("user-lookup").value = userID;
   const into = $("user-detail");
   fill(into, el("p", { class: "hint" }, t("dashboard.common.loading")));
+  const strikes = el("div", { id: "user-strikes", dataset: { userId: userID } }, el("p", { class: "hint" }, t("dashboard.common.loading")));
   try {
-    const [sent, flags] = await Promise.all([recentMessages(userID), get("/v1/flags", { author_id: userID, limit: 50 })]);
+    const [sent, flags] = await Promise.all([recentMessages(userID), get("/v1/flags", { author_id: userID, limit: 50 }),
+      loadStrikes(userID, strikes)]);
+    if ($("user-lookup").value.trim() !== userID) return; // another user was asked for meanwhile
     fill(into,
+      el("h4", {}, t("dashboard.users.strikes")),
+      strikes,
       el("h4", {}, t("dashboard.users.messages")),
       sent.map((message) => el("div", { class: "user-message" },
         el("span", { class: "meta" }, `#${message.channel_id} · ${message.state} · ${formatTime(message.created_at)} `),
@@ -86,6 +91,26 @@ async function lookUp(userID) {
         el("span", { class: "flag-reason" }, flag.reason), ` · ${flag.state} · ${flag.reporter_id} · ${formatTime(flag.created_at)} `,
         flag.details ?? "")),
       flags.flags.length ? null : nothing());
+  } catch (error) {
+    fill(into, el("p", { class: "error" }, error.message));
+  }
+}
+
+const strikeReasons = ["message_removed", "author_banned", "appeal_upheld"];
+
+/// The user's active strikes (not expired, not taken back), newest first, and their count.
+async function loadStrikes(userID, into) {
+  try {
+    const answer = await get(`/v1/users/${segment(userID)}/strikes`);
+    fill(into,
+      el("p", { id: "user-strike-count", class: "strike-count", dataset: { active: String(answer.active) } },
+        t("dashboard.users.strikes.active", answer.active)),
+      answer.strikes.map((strike) => el("div", { class: "strike", dataset: { strikeId: strike.id, reason: strike.reason } },
+        el("span", { class: "strike-reason" },
+          strikeReasons.includes(strike.reason) ? t(`dashboard.users.strikes.reason.${strike.reason}`) : strike.reason),
+        strike.message_id ? [" · ", el("span", { class: "strike-message" }, tIsolated("dashboard.users.strikes.message", strike.message_id))] : null,
+        " · ", el("bdi", { class: "meta" }, formatTime(strike.created_at)),
+        " · ", el("span", { class: "strike-expiry" }, tIsolated("dashboard.users.strikes.expires", formatTime(strike.expires_at))))));
   } catch (error) {
     fill(into, el("p", { class: "error" }, error.message));
   }
