@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium
+TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium tmux
 BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
@@ -11,6 +11,7 @@ BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-dr
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
 	@echo "make test          every test: unit, JSONTestSuite, black-box, abuse (short), the dashboard in Chromium,"
+	@echo "                   bouncer-chat in tmux,"
 	@echo "                   a real Synapse and Stream's hook, the API against its OpenAPI document,"
 	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
@@ -78,6 +79,7 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
+	python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat
 	scripts/integrations-venv.sh >/dev/null
 	$$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
