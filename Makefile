@@ -46,6 +46,8 @@ run: release
 # as StorageFaultTests, so the two must not run at once.)
 # The PostgreSQL store's tests run against a throwaway cluster started for the run and stopped
 # after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
+# BouncerKitTests, like the black-box suites, start the real binary (the app developers' library
+# against it): they run after the in-process tests, and under the sanitizers with the black-box ones.
 # DatabaseOutageTests stops a database server under load: it runs alone, after the other
 # black-box suites, not beside them.
 # The PostgreSQL black-box suites run once more through PgBouncer in transaction pooling mode
@@ -68,9 +70,10 @@ test-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter HTTPServerTests
 	scripts/json-test-suite.sh >/dev/null
-	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
+	$(SWIFT) test --skip-build --filter BouncerKitTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
@@ -147,15 +150,15 @@ test-sanitize-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter 'BlackBoxTests|BouncerKitTests'
 	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
-	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
+	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter 'BlackBoxTests|BouncerKitTests'
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@$(CHECK_SANITIZER_LOGS)
 
@@ -168,11 +171,11 @@ sanitize-short-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	@$(CHECK_SANITIZER_LOGS)
 
