@@ -20,6 +20,7 @@ public struct StaticToken: TokenProvider {
     /// A provider that always answers `value`.
     public init(_ value: String) { self.value = value }
 
+    /// The token given at creation.
     public func token() async throws -> String { value }
 }
 
@@ -30,6 +31,7 @@ public struct TokenClosure: TokenProvider {
     /// A provider that calls `provide` for each request.
     public init(_ provide: @escaping @Sendable () async throws -> String) { self.provide = provide }
 
+    /// What the closure answers now.
     public func token() async throws -> String { try await provide() }
 }
 
@@ -239,6 +241,10 @@ public final class BouncerClient: Sendable {
     /// `AsyncSequence` that reconnects by itself after a dropped connection and resumes after
     /// the last event it delivered (`Last-Event-ID`): nothing missed, nothing twice.
     ///
+    /// Without `after`, the stream starts at the log's end as it connects; should that first
+    /// connection drop before any event arrives, the next one starts at the log's end again.
+    /// Pass the id of the last event the app handled to be exact from the start.
+    ///
     /// - Parameters:
     ///   - types: the event types wanted (`message.bounced`, `message.flagged` ...); all if nil.
     ///   - after: start after this event id; from now on if nil.
@@ -401,6 +407,7 @@ public struct ChannelPages: AsyncSequence, Sendable {
     let channel: String
     let limit: Int
 
+    /// Reads the pages one request at a time, each after the one before.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let client: BouncerClient
         let channel: String
@@ -408,6 +415,8 @@ public struct ChannelPages: AsyncSequence, Sendable {
         var cursor: String?
         var done = false
 
+        /// The next (older) page; nil after the last.
+        /// - Throws: ``BouncerError``.
         public mutating func next() async throws -> MessagePage? {
             guard !done else { return nil }
             let page = try await client.messages(in: channel, limit: limit, cursor: cursor)
@@ -417,5 +426,6 @@ public struct ChannelPages: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator from the newest page.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(client: client, channel: channel, limit: limit) }
 }

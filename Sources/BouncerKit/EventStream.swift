@@ -46,12 +46,16 @@ public struct EventStream: AsyncSequence, Sendable {
     let after: Int64?
     let reconnectDelay: Duration?
 
+    /// Delivers the events as they arrive.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var events: AsyncThrowingStream<BouncerEvent, any Error>.AsyncIterator
 
+        /// The next event; it waits for one to commit.
+        /// - Throws: ``BouncerError`` when the service refuses a connection.
         public mutating func next() async throws -> BouncerEvent? { try await events.next() }
     }
 
+    /// Connects, and reads until the iterator is released or its task cancelled.
     public func makeAsyncIterator() -> AsyncIterator {
         let (events, continuation) = AsyncThrowingStream<BouncerEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
         let reader = Task { [self] in

@@ -5,9 +5,12 @@ import Foundation
 /// The defaults are the static members; a service may configure others, which
 /// `FlagReason(rawValue:)` names.
 public struct FlagReason: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral {
+    /// The reason as the API writes it, such as `spam`.
     public var rawValue: String
 
+    /// A reason by its name in the service's `flag_reasons`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A reason written as a literal: `"spam"`.
     public init(stringLiteral value: String) { rawValue = value }
 
     public init(from decoder: any Decoder) throws {
@@ -19,14 +22,23 @@ public struct FlagReason: RawRepresentable, Sendable, Hashable, Codable, Express
         try container.encode(rawValue)
     }
 
+    /// Spam: ads, scams, repeated messages.
     public static let spam: FlagReason = "spam"
+    /// Harassment of a person.
     public static let harassment: FlagReason = "harassment"
+    /// Hate speech.
     public static let hate: FlagReason = "hate"
+    /// Sexual content.
     public static let sexual: FlagReason = "sexual"
+    /// Violence or threats.
     public static let violence: FlagReason = "violence"
+    /// Self-harm.
     public static let selfHarm: FlagReason = "self_harm"
+    /// Misinformation.
     public static let misinformation: FlagReason = "misinformation"
+    /// Otherwise inappropriate.
     public static let inappropriate: FlagReason = "inappropriate"
+    /// Anything else (say what in the flag's details).
     public static let other: FlagReason = "other"
 }
 

@@ -2,11 +2,17 @@ import Foundation
 
 /// Any JSON value: a message's `custom` data, or an event's `data`.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (read as a `Double`: digits past 2^53 are rounded).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object (its members' order is not kept).
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {

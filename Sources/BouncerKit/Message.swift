@@ -47,7 +47,12 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
 
 /// A message's `type`, as Stream-style SDKs read it (`error` is what their `isBounced` checks).
 public enum MessageType: Sendable, Hashable, Codable {
-    case regular, error, deleted
+    /// A delivered (or shadowed) message.
+    case regular
+    /// A bounced or removed message: the SDKs' `isBounced`.
+    case error
+    /// A tombstone.
+    case deleted
     /// A type this version of BouncerKit does not know.
     case other(String)
 
