@@ -152,8 +152,10 @@ public enum PatternCompiler {
             hs_free_database(database)
             return
         }
-        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "it does not compile"
+        var message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "it does not compile"
         hs_free_compile_error(error)
+        // A reason is a clause that callers end as they need: vectorscan's messages end in a period.
+        while message.hasSuffix(".") { message.removeLast() }
         throw PatternError(reason: "the regular expression cannot be used: \(message)")
     }
 }

@@ -35,7 +35,12 @@ import TestSupport
             #expect(lines.contains { $0.hasPrefix("bouncer_rules_compile_duration_seconds_count ") })
             #expect(lines.contains("# TYPE bouncer_http_requests_total counter"))
             #expect(lines.contains("# TYPE bouncer_http_request_duration_seconds histogram"))
-            #expect(lines.contains { $0.hasPrefix(#"bouncer_rule_matches_total{rule_id=""#) })
+            // By mode only, one series each (a rule's own hits are in /v1/rules/stats).
+            #expect(lines.contains(#"bouncer_rule_matches_total{mode="enforce"} 1"#))
+            #expect(!text.contains("rule_id="))
+            // A counter without labels reads 0 before its first sample.
+            #expect(lines.contains("bouncer_store_unavailable_total 0"))
+            #expect(lines.contains("bouncer_store_channel_copy_failures_total 0"))
         }
     }
 }

@@ -98,6 +98,8 @@ import TestSupport
             #expect(backreference.status == 422)
             #expect(backreference.json?["code"] as? String == "invalid_pattern")
             #expect((backreference.json?["reason"] as? String)?.contains("Back-references") == true)
+            let detail = backreference.json?["detail"] as? String ?? ""
+            #expect(detail.hasSuffix(".") && !detail.hasSuffix(".."), "one sentence, one period: \(detail)")
             #expect(try post(#"{"kind":"regex","pattern":"\#(String(repeating: "a", count: 513))","action":"flag"}"#).status == 422)
             #expect(try post(#"{"kind":"regex","pattern":"foo(?=bar)","action":"flag"}"#).status == 422)
             #expect(try post(#"{"kind":"spell","pattern":"x","action":"flag"}"#).status == 400)

@@ -138,6 +138,15 @@ final class Metrics: Sendable {
         for name in snapshot.keys.sorted() {
             let family = snapshot[name]!
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
+            // A family without labels has one series: it reads 0 before its first sample, so a
+            // rate or an alert over it has a value from the first scrape.
+            if family.labelNames.isEmpty, family.values.isEmpty, family.histograms.isEmpty {
+                if family.kind == .histogram {
+                    family.histograms[LabelValues()] = HistogramSample(buckets: family.buckets.map { _ in 0 })
+                } else {
+                    family.values[LabelValues()] = 0
+                }
+            }
             for key in family.values.keys.sorted(by: { $0.list.lexicographicallyPrecedes($1.list) }) {
                 text += name + Self.labelText(family.labelNames, key.list) + " " + Self.number(family.values[key]!) + "\n"
             }
@@ -203,7 +212,8 @@ extension Metrics {
         let metrics = Metrics()
         metrics.declare("bouncer_messages_total", .counter, "Messages sent, by the verdict of the rules (none, or the deciding action).",
                         labels: ["verdict"])
-        metrics.declare("bouncer_rule_matches_total", .counter, "Messages sent or edited that each rule matched, by the rule's mode.", labels: ["rule_id", "mode"])
+        metrics.declare("bouncer_rule_matches_total", .counter,
+                        "Rule matches in messages sent or edited, by the rules' mode (each rule's own: GET /v1/rules/stats).", labels: ["mode"])
         metrics.declare("bouncer_store_commit_batch_size", .histogram, "Writes grouped into one committed transaction.",
                         buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
         metrics.declare("bouncer_store_commit_duration_seconds", .histogram, "Time to run and commit one group of writes.")

@@ -41,8 +41,10 @@ final class RuleHits: Sendable {
             for rule in verdict.rules { pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].enforced += 1 }
             for rule in verdict.observed { pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].observed += 1 }
         }
-        for rule in verdict.rules { metrics.add("bouncer_rule_matches_total", [rule.ruleID, "enforce"]) }
-        for rule in verdict.observed { metrics.add("bouncer_rule_matches_total", [rule.ruleID, "observe"]) }
+        // By mode only: a series for each rule would be 100,000 series for 100,000 rules, kept
+        // after a rule is deleted. Each rule's hits are read through /v1/rules/stats.
+        if !verdict.rules.isEmpty { metrics.add("bouncer_rule_matches_total", label: "enforce", Double(verdict.rules.count)) }
+        if !verdict.observed.isEmpty { metrics.add("bouncer_rule_matches_total", label: "observe", Double(verdict.observed.count)) }
     }
 
     static func hour(of epochSeconds: Double) -> Int64 { Int64((epochSeconds / 3600).rounded(.down)) }
