@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium
+TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium tmux
 BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
@@ -11,6 +11,7 @@ BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-dr
 help:
 	@echo "make run           build (release) and serve on http://127.0.0.1:8080 with ./data/bouncer.sqlite3"
 	@echo "make test          every test: unit, JSONTestSuite, black-box, abuse (short), the dashboard in Chromium,"
+	@echo "                   bouncer-chat in tmux,"
 	@echo "                   a real Synapse and Stream's hook, the API against its OpenAPI document,"
 	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
 	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
@@ -45,6 +46,8 @@ run: release
 # as StorageFaultTests, so the two must not run at once.)
 # The PostgreSQL store's tests run against a throwaway cluster started for the run and stopped
 # after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
+# BouncerKitTests, like the black-box suites, start the real binary (the app developers' library
+# against it): they run after the in-process tests, and under the sanitizers with the black-box ones.
 # DatabaseOutageTests stops a database server under load: it runs alone, after the other
 # black-box suites, not beside them.
 # The PostgreSQL black-box suites run once more through PgBouncer in transaction pooling mode
@@ -67,9 +70,10 @@ test-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter HTTPServerTests
 	scripts/json-test-suite.sh >/dev/null
-	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	$(SWIFT) test --skip-build --filter BlackBoxTests
+	$(SWIFT) test --skip-build --filter BouncerKitTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
 	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
@@ -78,6 +82,7 @@ test-steps:
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
+	python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat
 	scripts/integrations-venv.sh >/dev/null
 	$$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
@@ -145,15 +150,15 @@ test-sanitize-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter BlackBoxTests
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter 'BlackBoxTests|BouncerKitTests'
 	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
-	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter BlackBoxTests
+	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter 'BlackBoxTests|BouncerKitTests'
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@$(CHECK_SANITIZER_LOGS)
 
@@ -166,11 +171,11 @@ sanitize-short-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|$(LOAD_SUITES)'
+	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
 	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
 	@$(CHECK_SANITIZER_LOGS)
 

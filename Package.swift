@@ -9,6 +9,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bouncer", targets: ["bouncer"]),
+        // For chat apps: the client side of the API, on Foundation alone (BouncerKit), and a
+        // terminal chat client built on it.
+        .library(name: "BouncerKit", targets: ["BouncerKit"]),
+        .executable(name: "bouncer-chat", targets: ["bouncer-chat"]),
         // For the libFuzzer targets' package in Tests/Fuzz, which builds against these.
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "BouncerLocalization", targets: ["BouncerLocalization"]),
@@ -87,6 +91,11 @@ let package = Package(
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "BouncerIdentity", "Locking"]),
+        // The app developers' library: Foundation only, none of the service's modules, so an app
+        // links it alone. Its tests run it against the real binary.
+        .target(name: "BouncerKit"),
+        .executableTarget(name: "bouncer-chat", dependencies: ["BouncerKit"]),
+        .testTarget(name: "BouncerKitTests", dependencies: ["BouncerKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
