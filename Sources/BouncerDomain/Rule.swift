@@ -202,24 +202,24 @@ extension RuleParams {
     public init(kind: RuleKind, fields: Fields) throws(RuleParamsError) {
         func window(required: Bool) throws(RuleParamsError) -> Int? {
             guard let seconds = fields.window_seconds else {
-                if required { throw RuleParamsError("`params.window_seconds` is required for \(kind.rawValue) rules") }
+                if required { throw RuleParamsError("`params.window_seconds` is required for \(kind.rawValue) rules", key: "params.window_required", [kind.rawValue]) }
                 return nil
             }
             guard (1...Self.maxWindowSeconds).contains(seconds) else {
-                throw RuleParamsError("`params.window_seconds` must be from 1 to \(Self.maxWindowSeconds)")
+                throw RuleParamsError("`params.window_seconds` must be from 1 to \(Self.maxWindowSeconds)", key: "params.window_range", [String(Self.maxWindowSeconds)])
             }
             return seconds
         }
         func count(_ value: Int?, _ name: String, from lowest: Int, to highest: Int = Self.maxCount) throws(RuleParamsError) -> Int {
-            guard let value else { throw RuleParamsError("`params.\(name)` is required for \(kind.rawValue) rules") }
+            guard let value else { throw RuleParamsError("`params.\(name)` is required for \(kind.rawValue) rules", key: "params.required", [name, kind.rawValue]) }
             guard (lowest...highest).contains(value) else {
-                throw RuleParamsError("`params.\(name)` must be from \(lowest) to \(highest)")
+                throw RuleParamsError("`params.\(name)` must be from \(lowest) to \(highest)", key: "params.range", [name, String(lowest), String(highest)])
             }
             return value
         }
         func unused(_ names: [(String, Bool)]) throws(RuleParamsError) {
             if let name = names.first(where: { $0.1 })?.0 {
-                throw RuleParamsError("`params.\(name)` is not a setting of \(kind.rawValue) rules")
+                throw RuleParamsError("`params.\(name)` is not a setting of \(kind.rawValue) rules", key: "params.not_a_setting", [name, kind.rawValue])
             }
         }
         switch kind {
@@ -235,7 +235,7 @@ extension RuleParams {
             try unused([("threshold", fields.threshold != nil), ("similarity", fields.similarity != nil)])
             self = .links(max: try count(fields.max, "max", from: 0), windowSeconds: try window(required: false))
         default:
-            throw RuleParamsError("\(kind.rawValue) rules take no `params`")
+            throw RuleParamsError("\(kind.rawValue) rules take no `params`", key: "rules.no_params", [kind.rawValue])
         }
     }
 }
@@ -243,5 +243,13 @@ extension RuleParams {
 /// Why a rate rule's settings cannot be used.
 public struct RuleParamsError: Error, Sendable, Equatable {
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// The text key of the reason as a sentence (a problem's `error.detail.<key>`), and the
+    /// values in it.
+    public var key: String
+    public var arguments: [String]
+    public init(_ reason: String, key: String, _ arguments: [String] = []) {
+        self.reason = reason
+        self.key = key
+        self.arguments = arguments
+    }
 }

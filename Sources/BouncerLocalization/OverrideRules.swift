@@ -15,6 +15,24 @@ public enum OverrideRules {
             }
         }
 
+        /// The violation's text key as a problem's detail (`error.detail.override.<key>`), and the
+        /// values in it.
+        public var detailKey: String {
+            switch self {
+            case .unknownKey: "unknown_key"
+            case .tooLong: "too_long"
+            case .placeholderMismatch(_, let expected): expected.isEmpty ? "placeholders_none" : "placeholders"
+            }
+        }
+
+        public var detailArguments: [String] {
+            switch self {
+            case .unknownKey(let key): [key]
+            case .tooLong(let key): [key, String(OverrideRules.maxValueLength)]
+            case .placeholderMismatch(let key, let expected): expected.isEmpty ? [key] : [key, expected]
+            }
+        }
+
         public var description: String {
             switch self {
             case .unknownKey(let key): "`\(key)` is not a key Bouncer knows"

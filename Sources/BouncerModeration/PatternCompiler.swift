@@ -4,6 +4,9 @@ import CVectorscan
 /// Why a rule's pattern cannot be used.
 public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
+    /// The reason's text key (a problem's `error.detail.pattern.<key>`) and the values in it.
+    public var key: String?
+    public var arguments: [String] = []
     public var description: String { reason }
 }
 
@@ -44,11 +47,11 @@ public enum PatternCompiler {
     /// Checks a rule's pattern and prepares it, or says why it cannot be used. `inflections`: a
     /// `word` rule also matches the word's inflections.
     static func prepare(kind: RuleKind, pattern: String, inflections: Bool = false) throws(PatternError) -> PreparedPattern {
-        guard !kind.isRate else { throw PatternError(reason: "a \(kind.rawValue) rule has no pattern") }
+        guard !kind.isRate else { throw PatternError(reason: "a \(kind.rawValue) rule has no pattern", key: "no_pattern", arguments: [kind.rawValue]) }
         guard pattern.unicodeScalars.count <= maxPatternLength else {
-            throw PatternError(reason: "the pattern is longer than \(maxPatternLength) characters")
+            throw PatternError(reason: "the pattern is longer than \(maxPatternLength) characters", key: "too_long", arguments: [String(maxPatternLength)])
         }
-        guard !pattern.trimmingCharacters().isEmpty else { throw PatternError(reason: "the pattern is empty") }
+        guard !pattern.trimmingCharacters().isEmpty else { throw PatternError(reason: "the pattern is empty", key: "empty") }
         switch kind {
         case .word, .phrase, .allow:
             if let letters = lettersOnly(pattern) {
@@ -61,10 +64,10 @@ public enum PatternCompiler {
             if prefix { core = core.dropLast() }
             if suffix { core = core.dropFirst() }
             guard !core.contains("*") else {
-                throw PatternError(reason: "`*` may stand only at the start or the end of a word")
+                throw PatternError(reason: "`*` may stand only at the start or the end of a word", key: "star")
             }
             let normalized = NormalizedText(String(core))
-            guard !normalized.words.isEmpty else { throw PatternError(reason: "the pattern has no letters or digits") }
+            guard !normalized.words.isEmpty else { throw PatternError(reason: "the pattern has no letters or digits", key: "no_letters") }
             return wordsPattern(literal: normalized.words, runs: normalized.runs, kind: kind, prefix: prefix, suffix: suffix,
                                 inflections: inflections)
         case .domain:
@@ -73,14 +76,14 @@ public enum PatternCompiler {
             let text = pattern.trimmingCharacters().lowercased()
             let parts = text.split(separator: "@", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw PatternError(reason: "an email pattern is an address (a@b.example) or a domain's addresses (*@b.example)")
+                throw PatternError(reason: "an email pattern is an address (a@b.example) or a domain's addresses (*@b.example)", key: "email")
             }
             let domain = try domainLiteral(String(parts[1]))
             if parts[0] == "*" {
                 return PreparedPattern(form: .email(literal: Array("@".utf8) + domain, anyLocalPart: true))
             }
             guard parts[0].utf8.allSatisfy(EmailBoundary.isLocalPartByte) else {
-                throw PatternError(reason: "the part before @ has characters an address cannot")
+                throw PatternError(reason: "the part before @ has characters an address cannot", key: "address")
             }
             return PreparedPattern(form: .email(literal: NormalizedText(String(parts[0])).folded + Array("@".utf8) + domain,
                                                 anyLocalPart: false))
@@ -88,7 +91,7 @@ public enum PatternCompiler {
             try checkRegex(pattern)
             return PreparedPattern(form: .regex(pattern))
         case .flood, .mentions, .links:
-            throw PatternError(reason: "a \(kind.rawValue) rule has no pattern")
+            throw PatternError(reason: "a \(kind.rawValue) rule has no pattern", key: "no_pattern", arguments: [kind.rawValue])
         }
     }
 
@@ -137,7 +140,7 @@ public enum PatternCompiler {
         let labels = folded.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard folded.count <= 253, labels.count >= 2,
               labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy(DomainBoundary.isLabelByte) }) else {
-            throw PatternError(reason: "`\(pattern)` is not a domain like example.com")
+            throw PatternError(reason: "`\(pattern)` is not a domain like example.com", key: "domain", arguments: [pattern])
         }
         return folded
     }
@@ -156,7 +159,7 @@ public enum PatternCompiler {
         hs_free_compile_error(error)
         // A reason is a clause that callers end as they need: vectorscan's messages end in a period.
         while message.hasSuffix(".") { message.removeLast() }
-        throw PatternError(reason: "the regular expression cannot be used: \(message)")
+        throw PatternError(reason: "the regular expression cannot be used: \(message)", key: "regex", arguments: [message])
     }
 }
 

@@ -12,6 +12,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var extensions: [(name: String, json: String)]
     /// The values in `detail`, in order, so a renderer can put them into a translated detail.
     public var detailArguments: [String]
+    /// The detail's own text key, for a code whose details differ from one place to another: a
+    /// renderer looks up `error.detail.<detailKey>` instead of `error.<code>.detail`.
+    public var detailKey: String?
+    /// Text before the detail that no translation replaces (a position such as `rules[2]: `);
+    /// `detail` already begins with it.
+    public var detailPrefix: String = ""
 
     public init(_ status: HTTPStatus, code: String, detail: String, headers: HTTPHeaders = [:],
                 extensions: [(name: String, json: String)] = [], detailArguments: [String] = []) {
@@ -25,6 +31,31 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(status.code) \(code): \(detail)" }
 
+    /// The same error with its detail's own text key and the values in the detail, in order.
+    public func keyed(_ key: String, _ arguments: any CustomStringConvertible...) -> HTTPError {
+        var error = self
+        error.detailKey = key
+        error.detailArguments = arguments.map(\.description)
+        return error
+    }
+
+    /// The same error with its detail's own text key and the values in the detail, in order.
+    public func keyed(_ key: String, arguments: [String]) -> HTTPError {
+        var error = self
+        error.detailKey = key
+        error.detailArguments = arguments
+        return error
+    }
+
+    /// The same problem at a position: its detail after `prefix` (in every language), without
+    /// the headers and extensions of the error it was.
+    public func prefixed(_ prefix: String) -> HTTPError {
+        var error = HTTPError(status, code: code, detail: prefix + detail, detailArguments: detailArguments)
+        error.detailKey = detailKey
+        error.detailPrefix = prefix + detailPrefix
+        return error
+    }
+
     public static func badRequest(_ code: String, _ detail: String) -> HTTPError {
         HTTPError(.badRequest, code: code, detail: detail)
     }
@@ -35,6 +66,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 
     init(_ parseError: HTTPParseError) {
         self.init(parseError.status, code: parseError.code, detail: parseError.detail, detailArguments: parseError.detailArguments)
+        detailKey = parseError.detailKey
     }
 }
 

@@ -105,7 +105,7 @@ public struct HTTPRequestParser: Sendable {
                 if line.isEmpty {
                     emptyLinesBeforeRequest += 1
                     if emptyLinesBeforeRequest > Self.maxLeadingEmptyLines {
-                        throw .bad("invalid_request_line", "Too many empty lines before the request line.")
+                        throw .bad("invalid_request_line", "Too many empty lines before the request line.", key: "request_line.empty_lines")
                     }
                     continue
                 }
@@ -135,7 +135,7 @@ public struct HTTPRequestParser: Sendable {
                 state = .body(remaining: remaining - chunk.count)
                 return .body(chunk)
             case .chunkSize:
-                guard let line = try nextLine(limit: Self.maxChunkSizeLineBytes, tooLong: .bad("invalid_chunk", "Chunk size line is too long.")) else {
+                guard let line = try nextLine(limit: Self.maxChunkSizeLineBytes, tooLong: .bad("invalid_chunk", "Chunk size line is too long.", key: "chunk.size_line_too_long")) else {
                     return nil
                 }
                 let size = try parseChunkSize(line)
@@ -156,7 +156,7 @@ public struct HTTPRequestParser: Sendable {
             case .chunkDataEnd:
                 guard bufferedByteCount >= 2 else { return nil }
                 guard buffer[readIndex] == ASCII.cr, buffer[readIndex + 1] == ASCII.lf else {
-                    throw .bad("invalid_chunk", "Chunk data is not followed by CRLF.")
+                    throw .bad("invalid_chunk", "Chunk data is not followed by CRLF.", key: "chunk.no_crlf")
                 }
                 readIndex += 2
                 scanIndex = readIndex
@@ -230,7 +230,7 @@ public struct HTTPRequestParser: Sendable {
         guard let firstSpace = line.firstIndex(of: ASCII.space),
               let secondSpace = line[(firstSpace + 1)...].firstIndex(of: ASCII.space),
               !line[(secondSpace + 1)...].contains(ASCII.space) else {
-            throw .bad("invalid_request_line", "The request line is not `method SP target SP version`.")
+            throw .bad("invalid_request_line", "The request line is not `method SP target SP version`.", key: "request_line.form")
         }
         let methodBytes = line[..<firstSpace], targetBytes = line[(firstSpace + 1)..<secondSpace]
         let versionBytes = line[(secondSpace + 1)...]
@@ -238,14 +238,14 @@ public struct HTTPRequestParser: Sendable {
             throw .bad("invalid_method", "The method is not a token.")
         }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw .bad("invalid_target", "The request target has characters that are not allowed.")
+            throw .bad("invalid_target", "The request target has characters that are not allowed.", key: "target.characters")
         }
         version = try Self.parseVersion(versionBytes)
         method = String(decoding: methodBytes, as: UTF8.self)
         target = String(decoding: targetBytes, as: UTF8.self)
         guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://")
             || (target == "*" && method == "OPTIONS") else {
-            throw .bad("invalid_target", "The request target is not in origin, absolute or asterisk form.")
+            throw .bad("invalid_target", "The request target is not in origin, absolute or asterisk form.", key: "target.form")
         }
     }
 
@@ -280,13 +280,13 @@ public struct HTTPRequestParser: Sendable {
         }
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty else {
-            throw .bad("invalid_header_name", "A header field name is empty.")
+            throw .bad("invalid_header_name", "A header field name is empty.", key: "header_name.empty")
         }
         for byte in name where !ASCII.isTokenChar[Int(byte)] {
             if byte == ASCII.space || byte == ASCII.tab {
                 throw .bad("whitespace_before_colon", "Whitespace between a field name and its colon is not accepted.")
             }
-            throw .bad("invalid_header_name", "A header field name has characters that are not allowed.")
+            throw .bad("invalid_header_name", "A header field name has characters that are not allowed.", key: "header_name.characters")
         }
         var value = line[(colon + 1)...]
         while let byte = value.first, byte == ASCII.space || byte == ASCII.tab { value.removeFirst() }
@@ -335,10 +335,10 @@ public struct HTTPRequestParser: Sendable {
             }
             let list = codings.flatMap(Self.listTokens)
             guard let last = list.last, last == "chunked" else {
-                throw .bad("invalid_transfer_encoding", "A request's final transfer coding must be chunked.")
+                throw .bad("invalid_transfer_encoding", "A request's final transfer coding must be chunked.", key: "transfer_encoding.final")
             }
             if list.dropLast().contains("chunked") {
-                throw .bad("invalid_transfer_encoding", "The chunked coding is applied more than once.")
+                throw .bad("invalid_transfer_encoding", "The chunked coding is applied more than once.", key: "transfer_encoding.twice")
             }
             if list.count > 1 {
                 throw HTTPParseError(.notImplemented, "unsupported_transfer_encoding", "Only the chunked transfer coding is supported.")
@@ -392,15 +392,15 @@ public struct HTTPRequestParser: Sendable {
         while index < line.endIndex, let value = ASCII.hexValue(line[index]) {
             digits += 1
             // Sixteen hex digits fill 64 bits; more can only overflow.
-            guard digits <= 16 else { throw .bad("invalid_chunk", "The chunk size overflows.") }
+            guard digits <= 16 else { throw .bad("invalid_chunk", "The chunk size overflows.", key: "chunk.overflow") }
             size = size << 4 | value
             index += 1
         }
-        guard digits > 0 else { throw .bad("invalid_chunk", "The chunk size is not hexadecimal.") }
+        guard digits > 0 else { throw .bad("invalid_chunk", "The chunk size is not hexadecimal.", key: "chunk.not_hex") }
         var rest = line[index...]
         while let byte = rest.first, byte == ASCII.space || byte == ASCII.tab { rest.removeFirst() }
         guard rest.isEmpty || rest.first == UInt8(ascii: ";") else {
-            throw .bad("invalid_chunk", "The chunk size is followed by something other than an extension.")
+            throw .bad("invalid_chunk", "The chunk size is followed by something other than an extension.", key: "chunk.extension")
         }
         guard size <= UInt64(Int.max) else { throw .bad("invalid_chunk", "The chunk size overflows.") }
         return Int(size)

@@ -36,7 +36,7 @@ extension Request {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
                             detail: "The body must be JSON (Content-Type: application/json).")
         }
-        guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.") }
+        guard !body.isEmpty else { throw .badRequest("invalid_json", "The request body is empty; JSON was expected.").keyed("json.empty") }
         if checkingDepth, JSONDepth.exceeds(body, limit: maxJSONDepth) { throw jsonTooDeep }
     }
 
@@ -62,11 +62,11 @@ extension Request {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return .badRequest("invalid_field", "The field `\(path(context.codingPath, key))` is required.")
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath, key))` is required.").keyed("field.required", path(context.codingPath, key))
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` has the wrong type.")
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` has the wrong type.").keyed("field.wrong_type", path(context.codingPath))
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
-            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)")
+            return .badRequest("invalid_field", "The field `\(path(context.codingPath))` is not valid: \(context.debugDescription)").keyed("field.invalid", path(context.codingPath), context.debugDescription)
         default:
             return invalidJSON
         }

@@ -10,7 +10,7 @@ enum Pagination {
     static func limit(_ request: Request) throws(HTTPError) -> Int {
         guard let text = request.query("limit") else { return defaultLimit }
         guard let limit = Int(text), (1...maxLimit).contains(limit) else {
-            throw .badRequest("invalid_field", "`limit` must be a whole number from 1 to \(maxLimit).")
+            throw .badRequest("invalid_field", "`limit` must be a whole number from 1 to \(maxLimit).").keyed("field.whole_range", "limit", 1, maxLimit)
         }
         return limit
     }

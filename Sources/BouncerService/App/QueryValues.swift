@@ -8,7 +8,7 @@ enum QueryValues {
     static func shortText(_ request: Request, _ name: String, maxLength: Int = 128) throws(HTTPError) -> String? {
         guard let value = request.query(name), !value.isEmpty else { return nil }
         guard value.unicodeScalars.count <= maxLength else {
-            throw .badRequest("invalid_field", "`\(name)` is longer than \(maxLength) characters.")
+            throw .badRequest("invalid_field", "`\(name)` is longer than \(maxLength) characters.").keyed("field.too_long", name, maxLength)
         }
         return value
     }
@@ -16,7 +16,7 @@ enum QueryValues {
     /// An optional `true` or `false`: nil when absent, 400 for anything else.
     static func bool(_ request: Request, _ name: String) throws(HTTPError) -> Bool? {
         guard let text = request.query(name) else { return nil }
-        guard let value = Bool(text) else { throw .badRequest("invalid_field", "`\(name)` must be true or false.") }
+        guard let value = Bool(text) else { throw .badRequest("invalid_field", "`\(name)` must be true or false.").keyed("field.boolean", name) }
         return value
     }
 }

@@ -66,7 +66,7 @@ struct AppealRoutes: Sendable {
         let input = try request.decodeJSON(AppealInput.self)
         guard !input.reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
               input.reason.unicodeScalars.count <= Self.maxReason else {
-            throw HTTPError.badRequest("invalid_field", "`reason` must be 1 to \(Self.maxReason) characters.")
+            throw HTTPError.badRequest("invalid_field", "`reason` must be 1 to \(Self.maxReason) characters.").keyed("field.length", "reason", 1, Self.maxReason)
         }
         return input.reason
     }
@@ -79,7 +79,7 @@ struct AppealRoutes: Sendable {
         }
         if case .limited(let retryAfter) = decision {
             throw HTTPError(.tooManyRequests, code: "rate_limited", detail: "Too many appeals; try again in \(retryAfter) seconds.",
-                            headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)])
+                            headers: ["Retry-After": String(retryAfter)], detailArguments: [String(retryAfter)]).keyed("appeals.rate_limited", retryAfter)
         }
     }
 
@@ -108,10 +108,11 @@ struct AppealRoutes: Sendable {
         case .created(let appeal): return .json(.created, AppealJSON.json(appeal))
         case .exists:
             throw HTTPError(.conflict, code: "appeal_exists", detail: "This \(what) has been appealed already.")
+                .keyed(what == "ban" ? "appeals.ban_appealed" : "appeals.message_appealed")
         case .notAppealable:
             throw HTTPError(.conflict, code: "not_appealable", detail: "Only your own bounced or removed messages can be appealed.")
         case .notFound where what == "ban":
-            throw HTTPError(.notFound, code: "ban_not_found", detail: "You are not banned.")
+            throw HTTPError(.notFound, code: "ban_not_found", detail: "You are not banned.").keyed("appeals.not_banned")
         case .notFound:
             throw MessagesRoutes.notFound
         }
@@ -120,7 +121,7 @@ struct AppealRoutes: Sendable {
     private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
         let state = request.query("state") ?? "open"
         guard ["open", "upheld", "overturned"].contains(state) else {
-            throw HTTPError.badRequest("invalid_field", "`state` must be open, upheld or overturned.")
+            throw HTTPError.badRequest("invalid_field", "`state` must be open, upheld or overturned.").keyed("appeals.state")
         }
         let after = try Pagination.after(request)
         let page = try await Page(limit: try Pagination.limit(request)) { count in
@@ -136,10 +137,10 @@ struct AppealRoutes: Sendable {
     private func decide(_ request: Request, _ identity: Identity) async throws -> Response {
         let input = try request.decodeJSON(DecisionInput.self)
         guard input.decision == "uphold" || input.decision == "overturn" else {
-            throw HTTPError.badRequest("invalid_field", "`decision` must be uphold or overturn.")
+            throw HTTPError.badRequest("invalid_field", "`decision` must be uphold or overturn.").keyed("appeals.decision")
         }
         if let note = input.note, note.unicodeScalars.count > Self.maxNote {
-            throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.")
+            throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.").keyed("field.too_long", "note", Self.maxNote)
         }
         let id = request.parameter("id")
         let overturn = input.decision == "overturn"

@@ -100,17 +100,18 @@ final class EventFeed: Sendable {
     /// A place for one more stream of `userID`'s, or 429 `too_many_streams` past the limits.
     func admit(_ userID: String) throws(HTTPError) -> Ticket {
         let limits = self.limits
-        let refusal = state.withLock { state -> String? in
+        let refusal = state.withLock { state -> (detail: String, key: String, arguments: [String])? in
             if state.openByUser[userID, default: 0] >= limits.perIdentity {
-                return "You have \(limits.perIdentity) event streams open already; close one first."
+                return ("You have \(limits.perIdentity) event streams open already; close one first.", "streams.per_identity", [String(limits.perIdentity)])
             }
-            if state.open >= limits.total { return "This instance has as many event streams as it takes; try again later." }
+            if state.open >= limits.total { return ("This instance has as many event streams as it takes; try again later.", "streams.instance", []) }
             state.openByUser[userID, default: 0] += 1
             state.open += 1
             return nil
         }
         if let refusal {
-            throw HTTPError(.tooManyRequests, code: "too_many_streams", detail: refusal, headers: ["Retry-After": "5"])
+            throw HTTPError(.tooManyRequests, code: "too_many_streams", detail: refusal.detail, headers: ["Retry-After": "5"])
+                .keyed(refusal.key, arguments: refusal.arguments)
         }
         return Ticket { [state] in
             state.withLock { state in

@@ -16,7 +16,7 @@ struct EventRoutes: Sendable {
             var after = try request.query("after").map { _ in try Self.after(request) }
             if let last = request.headers["last-event-id"] {
                 guard let id = Int64(last.trimmingCharacters(in: .whitespaces)), id >= 0 else {
-                    throw HTTPError.badRequest("invalid_field", "`Last-Event-ID` must be an event id (0 or more).")
+                    throw HTTPError.badRequest("invalid_field", "`Last-Event-ID` must be an event id (0 or more).").keyed("field.event_id", "Last-Event-ID")
                 }
                 after = id
             }
@@ -51,7 +51,7 @@ struct EventRoutes: Sendable {
 
     static func after(_ request: Request) throws(HTTPError) -> Int64 {
         guard let text = request.query("after") else { return 0 }
-        guard let after = Int64(text), after >= 0 else { throw .badRequest("invalid_field", "`after` must be an event id (0 or more).") }
+        guard let after = Int64(text), after >= 0 else { throw .badRequest("invalid_field", "`after` must be an event id (0 or more).").keyed("field.event_id", "after") }
         return after
     }
 
@@ -61,7 +61,7 @@ struct EventRoutes: Sendable {
         let types = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard !text.isEmpty, types.count <= EventType.allCases.count, types.allSatisfy({ EventType(rawValue: $0) != nil }) else {
             throw .badRequest("invalid_field", "`types` must be event types, separated by commas: "
-                              + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                              + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ".").keyed("events.types", EventType.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return types
     }

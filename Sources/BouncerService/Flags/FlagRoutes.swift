@@ -104,17 +104,17 @@ struct FlagRoutes: Sendable {
         let input = try request.decodeJSON(FlagInput.self)
         let reasons = settings.value.flag_reasons
         guard reasons.contains(input.reason) else {
-            throw HTTPError.badRequest("invalid_field", "`reason` must be one of \(reasons.joined(separator: ", ")).")
+            throw HTTPError.badRequest("invalid_field", "`reason` must be one of \(reasons.joined(separator: ", ")).").keyed("field.one_of", "reason", reasons.joined(separator: ", "))
         }
         if let details = input.details, details.unicodeScalars.count > Self.maxDetails {
-            throw HTTPError.badRequest("invalid_field", "`details` is longer than \(Self.maxDetails) characters.")
+            throw HTTPError.badRequest("invalid_field", "`details` is longer than \(Self.maxDetails) characters.").keyed("field.too_long", "details", Self.maxDetails)
         }
         var custom: String?
         if let value = input.custom {
-            guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.") }
+            guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.").keyed("field.object", "custom") }
             custom = value.serialized
             guard custom!.utf8.count <= MessagesRoutes.maxCustomBytes else {
-                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessagesRoutes.maxCustomBytes) bytes.")
+                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessagesRoutes.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessagesRoutes.maxCustomBytes)
             }
         }
         let outcome = try await repository.fileFlag(
@@ -134,7 +134,7 @@ struct FlagRoutes: Sendable {
         var query = FlagQuery(after: try Pagination.after(request))
         if let text = request.query("state") {
             guard let state = FlagState(rawValue: text) else {
-                throw HTTPError.badRequest("invalid_field", "`state` must be open, resolved or withdrawn.")
+                throw HTTPError.badRequest("invalid_field", "`state` must be open, resolved or withdrawn.").keyed("flags.state")
             }
             query.state = state
         }
@@ -155,13 +155,13 @@ struct FlagRoutes: Sendable {
 
     private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
         if let state = request.query("state"), state != FlagState.open.rawValue {
-            throw HTTPError.badRequest("invalid_field", "The review queue holds open flags: `state` may only be open.")
+            throw HTTPError.badRequest("invalid_field", "The review queue holds open flags: `state` may only be open.").keyed("flags.queue_state")
         }
         let order: ReviewOrder
         switch request.query("sort") ?? "flag_count" {
         case "flag_count": order = .flagCount
         case "oldest": order = .oldest
-        default: throw HTTPError.badRequest("invalid_field", "`sort` must be flag_count or oldest.")
+        default: throw HTTPError.badRequest("invalid_field", "`sort` must be flag_count or oldest.").keyed("flags.sort")
         }
         let limit = try Pagination.limit(request)
         let offset = try Pagination.after(request).map { key throws(HTTPError) -> Int in
@@ -213,11 +213,11 @@ struct FlagRoutes: Sendable {
         case "dismiss": resolution = "dismissed"
         case "remove_message": resolution = "message_removed"
         case "ban_author": resolution = "author_banned"
-        default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.")
+        default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.").keyed("flags.decision")
         }
-        if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.") }
+        if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.").keyed("field.too_long", "note", 1000) }
         if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
-            throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).")
+            throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).").keyed("field.range", "ban_duration_seconds", 1, ModeratorRoutes.maxBanSeconds)
         }
         let messageID = request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])

@@ -29,13 +29,13 @@ enum MatrixCallback: Equatable {
 
     /// Reads callback `name`'s arguments. Throws 400 for a body that is not the module's.
     init(name: String, body: JSONValue) throws(HTTPError) {
-        guard case .object(let arguments) = body else { throw Self.malformed("The body is not a JSON object.") }
+        guard case .object(let arguments) = body else { throw Self.malformed("The body is not a JSON object.", key: "matrix.body_object") }
         if name == "ping" {
             self = .ping(id: arguments["id"]?.stringValue ?? "")
             return
         }
         if let argument = Self.userActions[name] {
-            guard let user = arguments[argument]?.stringValue else { throw Self.malformed("`\(argument)` is missing.") }
+            guard let user = arguments[argument]?.stringValue else { throw Self.malformed("`\(argument)` is missing.", key: "matrix.argument_missing", [argument]) }
             self = .userAction(user: user)
             return
         }
@@ -44,13 +44,13 @@ enum MatrixCallback: Equatable {
             return
         }
         guard let event = arguments["event"], case .object = event, let type = event["type"]?.stringValue else {
-            throw Self.malformed("`event` with its `type` is missing.")
+            throw Self.malformed("`event` with its `type` is missing.", key: "matrix.event_missing")
         }
         switch type {
         case "m.room.message":
             guard let sender = event["sender"]?.stringValue, let room = event["room_id"]?.stringValue,
                   let eventID = event["event_id"]?.stringValue else {
-                throw Self.malformed("A message event needs `sender`, `room_id` and `event_id`.")
+                throw Self.malformed("A message event needs `sender`, `room_id` and `event_id`.", key: "matrix.message_fields")
             }
             let content = event["content"]
             let relation = content?["m.relates_to"]
@@ -66,7 +66,7 @@ enum MatrixCallback: Equatable {
             // Room versions 11 and later carry `redacts` in the content; earlier ones at the top.
             guard let sender = event["sender"]?.stringValue,
                   let redacts = event["content"]?["redacts"]?.stringValue ?? event["redacts"]?.stringValue else {
-                throw Self.malformed("A redaction needs `sender` and `redacts`.")
+                throw Self.malformed("A redaction needs `sender` and `redacts`.", key: "matrix.redaction_fields")
             }
             self = .redaction(sender: sender, redacts: redacts)
         case "m.room.encrypted":
@@ -76,8 +76,8 @@ enum MatrixCallback: Equatable {
         }
     }
 
-    static func malformed(_ detail: String) -> HTTPError {
-        HTTPError(.badRequest, code: "invalid_field", detail: detail)
+    static func malformed(_ detail: String, key: String, _ arguments: [String] = []) -> HTTPError {
+        HTTPError(.badRequest, code: "invalid_field", detail: detail).keyed(key, arguments: arguments)
     }
 }
 

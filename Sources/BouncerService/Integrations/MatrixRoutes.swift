@@ -28,7 +28,7 @@ struct MatrixRoutes: Sendable {
 
     private func answer(_ request: Request) async throws -> Response {
         guard let secret = context.integrations.matrixSecret, !secret.isEmpty else {
-            throw HTTPError.notFound("integration_not_configured", "The Matrix integration is not configured (--matrix-secret).")
+            throw HTTPError.notFound("integration_not_configured", "The Matrix integration is not configured (--matrix-secret).").keyed("matrix.not_configured")
         }
         try Self.authenticate(request, secret: secret)
         try request.checkJSONBody(checkingDepth: false)
@@ -73,7 +73,7 @@ struct MatrixRoutes: Sendable {
         }
         guard let presented, HMACSHA256.constantTimeEqual(Array(presented.utf8), Array(secret.utf8)) else {
             throw HTTPError(.unauthorized, code: "unauthenticated", detail: "The Matrix integration's secret is missing or wrong.",
-                            headers: ["WWW-Authenticate": "Bearer"])
+                            headers: ["WWW-Authenticate": "Bearer"]).keyed("matrix.unauthenticated")
         }
     }
 
@@ -109,7 +109,7 @@ struct MatrixRoutes: Sendable {
         case .created(let stored), .replayed(let stored):
             return stored.state == .delivered ? Self.allowed : Self.refused(choice)
         case .conflict, .parentNotFound:
-            throw HTTPError(.conflict, code: "id_conflict", detail: "The event id is taken by another message.")
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The event id is taken by another message.").keyed("matrix.event_id_taken")
         }
     }
 
@@ -160,7 +160,7 @@ struct MatrixRoutes: Sendable {
     private static func checkIDs(_ message: MatrixMessage) throws(HTTPError) {
         guard MatrixID.isUserID(message.sender), MatrixID.isRoomID(message.roomID), MatrixID.isEventID(message.eventID) else {
             throw HTTPError(.badRequest, code: "invalid_field",
-                            detail: "The event's sender, room or event id is not one Bouncer can take (at most 255 characters each).")
+                            detail: "The event's sender, room or event id is not one Bouncer can take (at most 255 characters each).").keyed("matrix.ids")
         }
     }
 

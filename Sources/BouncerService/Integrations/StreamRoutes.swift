@@ -39,9 +39,9 @@ struct StreamRoutes: Sendable {
             guard case .object(let message)? = body["message"] else { throw Self.missing("message") }
             guard let userID = body["user"]?["id"]?.stringValue else { throw Self.missing("user.id") }
             guard let channelID = body["channel"]?["cid"]?.stringValue else { throw Self.missing("channel.cid") }
-            guard UserID.isPersonal(userID) else { throw HTTPError.badRequest("invalid_field", "`user.id` is not a user id Bouncer can take.") }
+            guard UserID.isPersonal(userID) else { throw HTTPError.badRequest("invalid_field", "`user.id` is not a user id Bouncer can take.").keyed("stream.user_id") }
             guard ChannelPattern.isChannelID(channelID) else {
-                throw HTTPError.badRequest("invalid_field", "`channel.cid` \(ChannelPattern.invalidIDDetail)")
+                throw HTTPError.badRequest("invalid_field", "`channel.cid` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel.cid")
             }
             self.message = message
             self.userID = userID
@@ -55,13 +55,13 @@ struct StreamRoutes: Sendable {
         }
 
         static func missing(_ field: String) -> HTTPError {
-            HTTPError.badRequest("invalid_field", "The field `\(field)` is required.")
+            HTTPError.badRequest("invalid_field", "The field `\(field)` is required.").keyed("field.required", field)
         }
     }
 
     private func answer(_ request: Request) async throws -> Response {
         guard context.integrations.streamEnabled, let secret = context.integrations.streamAPISecret, let key = context.integrations.streamAPIKey else {
-            throw HTTPError.notFound("integration_not_configured", "The Stream integration is not configured (--stream-api-key, --stream-api-secret).")
+            throw HTTPError.notFound("integration_not_configured", "The Stream integration is not configured (--stream-api-key, --stream-api-secret).").keyed("stream.not_configured")
         }
         try Self.authenticate(request, key: key, secret: secret)
         try request.checkJSONBody(checkingDepth: false)
@@ -110,9 +110,9 @@ struct StreamRoutes: Sendable {
                 return ("error", Self.error(hook.message, text: text))
             }
         case .conflict:
-            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.").keyed("messages.id_taken")
         case .parentNotFound:
-            throw HTTPError(.unprocessableContent, code: "parent_not_found", detail: "The message's parent is not one Bouncer holds.")
+            throw HTTPError(.unprocessableContent, code: "parent_not_found", detail: "The message's parent is not one Bouncer holds.").keyed("stream.parent")
         }
     }
 
@@ -133,7 +133,7 @@ struct StreamRoutes: Sendable {
     /// `X-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the app's secret,
     /// compared in constant time; and `X-Api-Key`, when sent, the app's key.
     static func authenticate(_ request: Request, key: String, secret: String) throws(HTTPError) {
-        let unauthenticated = HTTPError(.unauthorized, code: "unauthenticated", detail: "The Stream hook's signature or API key is missing or wrong.")
+        let unauthenticated = HTTPError(.unauthorized, code: "unauthenticated", detail: "The Stream hook's signature or API key is missing or wrong.").keyed("stream.unauthenticated")
         guard let signature = request.headers["x-signature"] else { throw unauthenticated }
         let expected = hex(HMACSHA256.authenticate(request.body, key: Array(secret.utf8)))
         guard HMACSHA256.constantTimeEqual(Array(signature.lowercased().utf8), Array(expected.utf8)) else { throw unauthenticated }

@@ -94,14 +94,29 @@ struct LocalizedProblemRenderer: ProblemRenderer {
         let choice = localization.choice(for: head)
         let titleKey = "error.\(error.status.code).title"
         let title = choice.has(titleKey) ? choice.text(titleKey) : error.status.reasonPhrase
-        let detailKey = "error.\(error.code).detail"
-        var detail = error.detail
-        if choice.has(detailKey),
-           FormatPlaceholders.placeholders(in: choice.text(detailKey)).count == error.detailArguments.count {
-            detail = choice.text(detailKey, error.detailArguments)
-        }
+        let detail = Self.detail(error, in: choice)
         var response = DefaultProblemRenderer.problemResponse(error, title: title, detail: detail, requestID: requestID)
         Localization.mark(&response, choice)
         return response
+    }
+
+    /// The text key of an error's detail: its own (`error.detail.<key>`) when the throw site
+    /// names one, else its code's (`error.<code>.detail`). A detail key is never exchanged for
+    /// the code's: a code with several details has no text for them all.
+    static func detailKey(_ error: HTTPError) -> String {
+        error.detailKey.map { "error.detail.\($0)" } ?? "error.\(error.code).detail"
+    }
+
+    /// The detail in `choice`'s language: the key's text with the error's values, when the text
+    /// takes as many as the error has; else the English detail as thrown.
+    static func detail(_ error: HTTPError, in choice: Catalog.Choice) -> String {
+        let key = detailKey(error)
+        guard choice.has(key), FormatPlaceholders.placeholders(in: choice.text(key)).count == error.detailArguments.count else {
+            return error.detail
+        }
+        let text = error.detailPrefix + choice.text(key, error.detailArguments)
+        assert(error.detailKey == nil || BundledStrings.en[key].map { error.detailPrefix + FormatPlaceholders.format($0, error.detailArguments) } == error.detail,
+               "the English text of \(key) differs from the detail thrown: \(error.detail)")
+        return text
     }
 }

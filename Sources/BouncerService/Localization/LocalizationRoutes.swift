@@ -50,7 +50,7 @@ struct LocalizationRoutes: Sendable {
             if let requested = request.query("keys") {
                 keys = requested.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
                 guard keys.count <= Self.maxRequestedKeys else {
-                    throw HTTPError.badRequest("invalid_field", "`keys` names more than \(Self.maxRequestedKeys) keys.")
+                    throw HTTPError.badRequest("invalid_field", "`keys` names more than \(Self.maxRequestedKeys) keys.").keyed("localization.keys", Self.maxRequestedKeys)
                 }
             }
             let strings = Dictionary(keys.map { ($0, choice.text($0)) }, uniquingKeysWith: { first, _ in first })
@@ -81,7 +81,7 @@ struct LocalizationRoutes: Sendable {
             let key = request.parameter("key")
             guard let snapshot = try await localization.repository.deleteOverride(
                 locale: tag, key: key, events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: [], removed: [key]))]) else {
-                throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).")
+                throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).", detailArguments: [key, tag])
             }
             localization.apply(snapshot)
             try await audit.record(identity, "localization.update", "locale", tag, details: ["deleted": key])
@@ -103,7 +103,7 @@ struct LocalizationRoutes: Sendable {
 
     private static func validTag(_ tag: String) throws(HTTPError) -> String {
         guard let canonical = LocaleTag.canonical(tag) else {
-            throw .badRequest("invalid_field", "`\(tag)` is not a language tag like `fr` or `pt-BR`.")
+            throw .badRequest("invalid_field", "`\(tag)` is not a language tag like `fr` or `pt-BR`.").keyed("localization.tag", tag)
         }
         return canonical
     }
@@ -120,27 +120,32 @@ struct LocalizationRoutes: Sendable {
                 strings = try StringsFile.parseDictionary(request.body)
             } catch {
                 throw HTTPError(.badRequest, code: "invalid_strings", detail: "The .strings body is malformed at \(error).",
-                                extensions: [("line", String(error.line)), ("column", String(error.column))])
+                                extensions: [("line", String(error.line)), ("column", String(error.column))]).keyed("localization.strings", error.line, error.column, error.reason)
             }
             let unused = strings.keys.filter { OverrideRules.check(key: $0, value: strings[$0]!) == .unknownKey($0) }.sorted()
             for key in unused { strings[key] = nil }
             ignored = unused
             guard !strings.isEmpty else {
-                throw HTTPError.badRequest("invalid_field", "The file has no key Bouncer uses (\(unused.count) others were ignored).")
+                throw HTTPError.badRequest("invalid_field", "The file has no key Bouncer uses (\(unused.count) others were ignored).").keyed("localization.no_key", unused.count)
             }
         } else {
             strings = try request.decodeJSON(Update.self).strings
         }
-        guard !strings.isEmpty else { throw HTTPError.badRequest("invalid_field", "`strings` is empty.") }
+        guard !strings.isEmpty else { throw HTTPError.badRequest("invalid_field", "`strings` is empty.").keyed("localization.empty") }
         guard strings.count <= OverrideRules.maxKeysPerChange else {
-            throw HTTPError.badRequest("invalid_field", "At most \(OverrideRules.maxKeysPerChange) keys can change at once.")
+            throw HTTPError.badRequest("invalid_field", "At most \(OverrideRules.maxKeysPerChange) keys can change at once.").keyed("localization.too_many", OverrideRules.maxKeysPerChange)
         }
         let violations = strings.sorted { $0.key < $1.key }.compactMap { OverrideRules.check(key: $0.key, value: $0.value) }
         if !violations.isEmpty {
             let keys = violations.map(\.key)
-            throw HTTPError(.badRequest, code: "invalid_override",
-                            detail: violations.map(\.description).joined(separator: "; ") + ".",
-                            extensions: [("keys", "[" + keys.map(JSONText.quoted).joined(separator: ",") + "]")])
+            var error = HTTPError(.badRequest, code: "invalid_override",
+                                  detail: violations.map(\.description).joined(separator: "; ") + ".",
+                                  extensions: [("keys", "[" + keys.map(JSONText.quoted).joined(separator: ",") + "]")])
+            // One violation has a text in every language; several are listed in English.
+            if let only = violations.first, violations.count == 1 {
+                error = error.keyed("override.\(only.detailKey)", arguments: only.detailArguments)
+            }
+            throw error
         }
         return (strings, ignored)
     }

@@ -13,7 +13,7 @@ extension MessagesRoutes {
         let limit = try Pagination.limit(request)
         let before = try Self.sequenceCursor(request)
         if let around = request.query("around") {
-            guard before == nil else { throw HTTPError.badRequest("invalid_field", "`around` and `cursor` cannot be given together.") }
+            guard before == nil else { throw HTTPError.badRequest("invalid_field", "`around` and `cursor` cannot be given together.").keyed("messages.around_cursor") }
             return try await channel(channelID, around: around, limit: limit, request, identity)
         }
         let page = try await Page(limit: limit) { count in

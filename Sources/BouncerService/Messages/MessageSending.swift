@@ -46,11 +46,11 @@ extension MessagesRoutes {
             case .replayed(let stored):
                 return try self.respond(stored, to: request, identity)
             case .conflict:
-                throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.")
+                throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.").keyed("messages.id_taken")
             case .parentNotFound:
                 // Well formed, but pointing at nothing this sender can reply to.
                 throw HTTPError(.unprocessableContent, code: "parent_not_found",
-                                detail: "`parent_id` is not a message of this channel.")
+                                detail: "`parent_id` is not a message of this channel.").keyed("messages.parent")
             }
         }
         try submit(submission, identity, ban: ban) { result in
@@ -68,7 +68,7 @@ extension MessagesRoutes {
         if let ban, !ban.shadow { throw Self.userBanned }
         try MessageText.validate(submission.text, maxLength: settings.value.max_message_length)
         if let custom = submission.custom, custom.utf8.count > Self.maxCustomBytes {
-            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.")
+            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.").keyed("field.too_large", "custom", Self.maxCustomBytes)
         }
         judge.judgeSend(submission.text, channel: submission.channelID, identity) { verdict in
             onVerdict?(verdict)

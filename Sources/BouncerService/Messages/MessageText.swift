@@ -10,10 +10,10 @@ enum MessageText {
         let bytes = text.utf8.count
         let count = bytes <= maxLength ? bytes : text.unicodeScalars.count
         guard count >= 1, count <= maxLength else {
-            throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.")
+            throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.").keyed("field.length", "text", 1, maxLength)
         }
         guard text.unicodeScalars.contains(where: isVisible) else {
-            throw HTTPError.badRequest("invalid_field", "`text` is blank.")
+            throw HTTPError.badRequest("invalid_field", "`text` is blank.").keyed("messages.blank")
         }
     }
 

@@ -29,7 +29,7 @@ struct MessagesRoutes: Sendable {
         /// `custom` as compact JSON text.
         var custom: String?
 
-        static let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.")
+        static let notAnObject = HTTPError.badRequest("invalid_json", "The request body is not a valid JSON object.").keyed("json.not_an_object")
 
         init(_ request: Request) throws(HTTPError) {
             // The strict parser bounds the depth itself: the body is read once.
@@ -46,17 +46,17 @@ struct MessagesRoutes: Sendable {
                 switch members[name] {
                 case nil, .null?: return nil
                 case .string(let value)?: return value
-                default: throw .badRequest("invalid_field", "The field `\(name)` has the wrong type.")
+                default: throw .badRequest("invalid_field", "The field `\(name)` has the wrong type.").keyed("field.wrong_type", name)
                 }
             }
-            guard let text = try optionalString("text") else { throw .badRequest("invalid_field", "The field `text` is required.") }
+            guard let text = try optionalString("text") else { throw .badRequest("invalid_field", "The field `text` is required.").keyed("field.required", "text") }
             self.text = text
             id = try optionalString("id")
             parentID = try optionalString("parent_id")
             switch members["custom"] {
             case nil, .null?: custom = nil
             case .object?: custom = members["custom"]!.serialized
-            default: throw .badRequest("invalid_field", "`custom` must be an object.")
+            default: throw .badRequest("invalid_field", "`custom` must be an object.").keyed("field.object", "custom")
             }
         }
     }
@@ -161,7 +161,7 @@ struct MessagesRoutes: Sendable {
 
     static func channelID(_ request: Request) throws(HTTPError) -> String {
         let id = request.parameter("channel_id")
-        guard ChannelPattern.isChannelID(id) else { throw .badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)") }
+        guard ChannelPattern.isChannelID(id) else { throw .badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)").keyed("channels.invalid_id") }
         return id
     }
 
@@ -170,7 +170,7 @@ struct MessagesRoutes: Sendable {
         guard (1...100).contains(bytes.count), bytes.allSatisfy({ byte in
             (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte == 45
         }) else {
-            throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.")
+            throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.").keyed("field.message_id", field)
         }
     }
 }

@@ -79,10 +79,10 @@ struct ModeratorRoutes: Sendable {
             let userID = try Self.userID(request)
             let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
             if let reason = input.reason, reason.unicodeScalars.count > 500 {
-                throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.")
+                throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.").keyed("field.too_long", "reason", 500)
             }
             if let seconds = input.duration_seconds, !(1...Self.maxBanSeconds).contains(seconds) {
-                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(Self.maxBanSeconds).")
+                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(Self.maxBanSeconds).").keyed("field.range", "duration_seconds", 1, Self.maxBanSeconds)
             }
             let ban = try await Self.ban(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
                                          by: identity, repository: repository, bans: bans, audit: audit)
@@ -92,7 +92,7 @@ struct ModeratorRoutes: Sendable {
             let userID = try Self.userID(request)
             guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
                                                             events: [.of(.userUnbanned, ["user_id": userID])]) else {
-                throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.")
+                throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
             }
             bans.remove(userID, sequence: sequence)
             return Response(status: .noContent)
@@ -116,7 +116,7 @@ struct ModeratorRoutes: Sendable {
             switch request.query("order") {
             case nil, "oldest": break
             case "newest": filter.newestFirst = true
-            default: throw HTTPError.badRequest("invalid_field", "`order` must be `oldest` (the default) or `newest`.")
+            default: throw HTTPError.badRequest("invalid_field", "`order` must be `oldest` (the default) or `newest`.").keyed("audit.order")
             }
             let page = try await Page(limit: limit) { [filter] count in
                 var query = filter
@@ -153,7 +153,7 @@ struct ModeratorRoutes: Sendable {
 
     static func userID(_ request: Request) throws(HTTPError) -> String {
         let id = request.parameter("user_id")
-        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.") }
+        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.").keyed("field.user_id") }
         return id
     }
 
@@ -163,7 +163,7 @@ struct ModeratorRoutes: Sendable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let plain = ISO8601DateFormatter()
         guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
-            throw .badRequest("invalid_field", "`\(name)` must be an RFC 3339 time like 2026-11-29T12:00:00Z.")
+            throw .badRequest("invalid_field", "`\(name)` must be an RFC 3339 time like 2026-11-29T12:00:00Z.").keyed("field.timestamp", name)
         }
         return Timestamp.format(date)
     }

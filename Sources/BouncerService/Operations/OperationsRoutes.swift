@@ -24,7 +24,7 @@ struct OperationsRoutes: Sendable {
             if availability?.isUnavailable == true {
                 throw HTTPError(.serviceUnavailable, code: "store_unavailable",
                                 detail: "The store refused writes moments ago (its disk may be full or failing) and none has committed since.",
-                                headers: ["Retry-After": String(StoreAvailability.retryAfterSeconds)])
+                                headers: ["Retry-After": String(StoreAvailability.retryAfterSeconds)]).keyed("store.refused_writes")
             }
             return .json(.ok, Self.readyBody)
         })

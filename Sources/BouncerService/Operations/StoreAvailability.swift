@@ -40,13 +40,13 @@ final class StoreAvailability: Sendable {
             }
             return HTTPError(.serviceUnavailable, code: "store_unavailable",
                              detail: "The store could not settle this write with other instances' writes; nothing was kept. Try again shortly.",
-                             headers: ["Retry-After": String(Self.retryAfterSeconds)])
+                             headers: ["Retry-After": String(Self.retryAfterSeconds)]).keyed("store.conflict")
         }
         guard error.isUnavailable else { return nil }
         refused(error)
         return HTTPError(.serviceUnavailable, code: "store_unavailable",
                          detail: "The store cannot take this now (its disk may be full or failing, or its server down); nothing was kept. Try again shortly.",
-                         headers: ["Retry-After": String(Self.retryAfterSeconds)])
+                         headers: ["Retry-After": String(Self.retryAfterSeconds)]).keyed("store.unavailable")
     }
 
     private func refused(_ error: any StoreFailure) {

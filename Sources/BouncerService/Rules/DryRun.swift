@@ -151,7 +151,7 @@ final class DryRunner: Sendable {
             do {
                 candidates = try rules.compileHere(set)
             } catch {
-                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)")
+                throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)").keyed("pattern.compile", error.reason)
             }
         }
 

@@ -20,14 +20,14 @@ struct DryRunRoutes: Sendable {
         routes.add("POST", "/v1/rules/dry-run", .moderator) { request, identity in
             let input = try request.decodeJSON(Input.self)
             guard (1...DryRunner.maxCandidates).contains(input.rules.count) else {
-                throw HTTPError.badRequest("invalid_field", "`rules` must hold 1 to \(DryRunner.maxCandidates) rules.")
+                throw HTTPError.badRequest("invalid_field", "`rules` must hold 1 to \(DryRunner.maxCandidates) rules.").keyed("dry_run.rules", DryRunner.maxCandidates)
             }
             let limit = input.limit ?? DryRunner.defaultLimit
             guard (1...DryRunner.maxLimit).contains(limit) else {
-                throw HTTPError.badRequest("invalid_field", "`limit` must be from 1 to \(DryRunner.maxLimit).")
+                throw HTTPError.badRequest("invalid_field", "`limit` must be from 1 to \(DryRunner.maxLimit).").keyed("field.range", "limit", 1, DryRunner.maxLimit)
             }
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
-                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
+                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
             }
             let since = try input.since.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
             let until = try input.until.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
@@ -43,7 +43,7 @@ struct DryRunRoutes: Sendable {
                     }
                     switch checked {
                     case .success(let stored): return stored.definition
-                    case .failure(let error): throw HTTPError(error.status, code: error.code, detail: "rules[\(index)]: \(error.detail)")
+                    case .failure(let error): throw error.prefixed("rules[\(index)]: ")
                     }
                 }
             }

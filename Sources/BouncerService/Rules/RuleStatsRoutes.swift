@@ -59,7 +59,7 @@ struct RuleStatsRoutes: Sendable {
         let limit = try Pagination.limit(request)
         let period = try Self.period(request)
         guard let order = Order(rawValue: request.query("sort") ?? "hits") else {
-            throw HTTPError.badRequest("invalid_field", "`sort` must be hits or precision.")
+            throw HTTPError.badRequest("invalid_field", "`sort` must be hits or precision.").keyed("rules.stats_sort")
         }
         let offset = try Pagination.after(request).map { key throws(HTTPError) -> Int in
             guard let offset = Int(key), offset >= 0 else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }

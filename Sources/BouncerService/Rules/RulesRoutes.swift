@@ -166,7 +166,7 @@ struct RulesRoutes: Sendable {
             let input = try request.decodeJSON(CheckInput.self)
             try MessageText.validate(input.text, maxLength: maxMessageLength())
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
-                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)")
+                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
             }
             return try Response.encoded(CheckResult(judge.check(input.text, channel: input.channel_id)))
         }
@@ -178,20 +178,20 @@ struct RulesRoutes: Sendable {
         do {
             try await rules.apply(snapshot)
         } catch {
-            throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)")
+            throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The rules do not compile together: \(error.reason)").keyed("pattern.compile", error.reason)
         }
     }
 
     static func kind(_ text: String) throws(HTTPError) -> RuleKind {
         guard let kind = RuleKind(rawValue: text) else {
-            throw .badRequest("invalid_field", "`kind` must be one of \(RuleKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw .badRequest("invalid_field", "`kind` must be one of \(RuleKind.allCases.map(\.rawValue).joined(separator: ", ")).").keyed("field.one_of", "kind", RuleKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return kind
     }
 
     static func action(_ text: String) throws(HTTPError) -> RuleAction {
         guard let action = RuleAction(rawValue: text) else {
-            throw .badRequest("invalid_field", "`action` must be one of \(RuleAction.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw .badRequest("invalid_field", "`action` must be one of \(RuleAction.allCases.map(\.rawValue).joined(separator: ", ")).").keyed("field.one_of", "action", RuleAction.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return action
     }
@@ -201,15 +201,15 @@ struct RulesRoutes: Sendable {
 
     /// A complete, checked rule from a client's fields over `base` (for an update).
     static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String) throws(HTTPError) -> StoredRule {
-        guard let kind = try input.kind.map(kind) ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.") }
+        guard let kind = try input.kind.map(kind) ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.").keyed("field.missing", "kind") }
         var action: RuleAction?
         if kind.takesAction {
             guard let chosen = try input.action.map(Self.action) ?? base?.action else {
-                throw HTTPError.badRequest("invalid_field", "`action` is required for \(kind.rawValue) rules.")
+                throw HTTPError.badRequest("invalid_field", "`action` is required for \(kind.rawValue) rules.").keyed("rules.action_required", kind.rawValue)
             }
             action = chosen
         } else if input.action != nil {
-            throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.")
+            throw HTTPError.badRequest("invalid_field", "`allow` rules take no `action`.").keyed("rules.allow_no_action")
         }
         // A rate rule has settings instead of a pattern; a rule that changes kind leaves the
         // other behind.
@@ -221,32 +221,32 @@ struct RulesRoutes: Sendable {
             if let given = input.pattern, given.unicodeScalars.count > PatternCompiler.maxPatternLength {
                 let reason = "the pattern is longer than \(PatternCompiler.maxPatternLength) characters"
                 throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(reason).",
-                                extensions: [("reason", JSONText.quoted(reason))])
+                                extensions: [("reason", JSONText.quoted(reason))]).keyed("pattern.too_long", PatternCompiler.maxPatternLength)
             }
             guard let fields = input.params ?? (sameKind ? base?.params?.fields : nil) else {
-                throw HTTPError.badRequest("invalid_field", "`params` is required for \(kind.rawValue) rules.")
+                throw HTTPError.badRequest("invalid_field", "`params` is required for \(kind.rawValue) rules.").keyed("rules.params_required", kind.rawValue)
             }
             do {
                 params = try RuleParams(kind: kind, fields: fields)
             } catch {
-                throw HTTPError.badRequest("invalid_field", error.reason + ".")
+                throw HTTPError.badRequest("invalid_field", error.reason + ".").keyed(error.key, arguments: error.arguments)
             }
         } else {
-            if input.params != nil { throw HTTPError.badRequest("invalid_field", "\(kind.rawValue) rules take no `params`.") }
+            if input.params != nil { throw HTTPError.badRequest("invalid_field", "\(kind.rawValue) rules take no `params`.").keyed("rules.no_params", kind.rawValue) }
             guard let given = input.pattern ?? (base?.kind.isRate == false ? base?.pattern : nil) else {
-                throw HTTPError.badRequest("invalid_field", "`pattern` is required.")
+                throw HTTPError.badRequest("invalid_field", "`pattern` is required.").keyed("field.missing", "pattern")
             }
             pattern = given
         }
         let name = input.name ?? base?.name ?? String(String.UnicodeScalarView((kind.isRate ? kind.rawValue : pattern).unicodeScalars.prefix(100)))
-        guard name.unicodeScalars.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.") }
+        guard name.unicodeScalars.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.").keyed("field.too_long", "name", maxNameLength) }
         let channels = input.channels ?? base?.channels ?? ["*"]
         guard !channels.isEmpty, channels.count <= maxChannels, channels.allSatisfy(ChannelPattern.isValid) else {
-            throw HTTPError.badRequest("invalid_field", "`channels` must hold 1-\(maxChannels) channel ids or patterns like `messaging:*`.")
+            throw HTTPError.badRequest("invalid_field", "`channels` must hold 1-\(maxChannels) channel ids or patterns like `messaging:*`.").keyed("rules.channels", maxChannels)
         }
         let priority = input.priority ?? base?.priority ?? 0
         guard (-1_000_000...1_000_000).contains(priority) else {
-            throw HTTPError.badRequest("invalid_field", "`priority` must be from -1000000 to 1000000.")
+            throw HTTPError.badRequest("invalid_field", "`priority` must be from -1000000 to 1000000.").keyed("field.range", "priority", -1_000_000, 1_000_000)
         }
         let mode = try input.mode.map(Self.mode) ?? base?.mode ?? .enforce
         var exemptRoles = base?.exemptRoles ?? []
@@ -254,7 +254,7 @@ struct RulesRoutes: Sendable {
             var roles: [Role] = []
             for name in names {
                 guard let role = Role(rawValue: name) else {
-                    throw HTTPError.badRequest("invalid_field", "`exempt_roles` holds roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw HTTPError.badRequest("invalid_field", "`exempt_roles` holds roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")).").keyed("rules.exempt_roles", Role.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 if !roles.contains(role) { roles.append(role) }
             }
@@ -262,7 +262,7 @@ struct RulesRoutes: Sendable {
         }
         let newUsersOnly = input.new_users_only_seconds ?? base?.newUsersOnlySeconds
         if let newUsersOnly, !(1...maxNewUserSeconds).contains(newUsersOnly) {
-            throw HTTPError.badRequest("invalid_field", "`new_users_only_seconds` must be from 1 to \(maxNewUserSeconds), or null.")
+            throw HTTPError.badRequest("invalid_field", "`new_users_only_seconds` must be from 1 to \(maxNewUserSeconds), or null.").keyed("rules.new_users_only", maxNewUserSeconds)
         }
         if !kind.isRate {
             do {
@@ -270,6 +270,7 @@ struct RulesRoutes: Sendable {
             } catch {
                 throw HTTPError(.unprocessableContent, code: "invalid_pattern", detail: "The pattern cannot be used: \(error.reason).",
                                 extensions: [("reason", JSONText.quoted(error.reason))])
+                    .keyed(error.key.map { "pattern." + $0 } ?? "pattern.other", arguments: error.key == nil ? [error.reason] : error.arguments)
             }
         }
         let definition = RuleDefinition(id: id, name: name, kind: kind, pattern: pattern, action: action, channels: channels,
@@ -281,7 +282,7 @@ struct RulesRoutes: Sendable {
 
     static func mode(_ text: String) throws(HTTPError) -> RuleMode {
         guard let mode = RuleMode(rawValue: text) else {
-            throw .badRequest("invalid_field", "`mode` must be one of \(RuleMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw .badRequest("invalid_field", "`mode` must be one of \(RuleMode.allCases.map(\.rawValue).joined(separator: ", ")).").keyed("field.one_of", "mode", RuleMode.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return mode
     }
@@ -312,9 +313,9 @@ struct RulesRoutes: Sendable {
             positionName = "index"
             inputs = try request.decodeJSON(ImportInput.self).rules.enumerated().map { ($0.offset, $0.element) }
         }
-        guard !inputs.isEmpty else { throw HTTPError.badRequest("invalid_field", "There are no rules to import.") }
+        guard !inputs.isEmpty else { throw HTTPError.badRequest("invalid_field", "There are no rules to import.").keyed("rules.import_empty") }
         guard inputs.count <= maxImportRules else {
-            throw HTTPError.badRequest("too_many_rules", "One import takes at most \(maxImportRules) rules.")
+            throw HTTPError(.badRequest, code: "too_many_rules", detail: "One import takes at most \(maxImportRules) rules.", detailArguments: [String(maxImportRules)])
         }
         let now = Timestamp.now()
         var accepted: [StoredRule] = []
@@ -335,7 +336,8 @@ struct RulesRoutes: Sendable {
         guard refusals.isEmpty else {
             throw HTTPError(.unprocessableContent, code: "import_refused",
                             detail: "\(refusedCount) of \(inputs.count) rules cannot be used; nothing was imported.",
-                            extensions: [("errors", "[" + refusals.joined(separator: ",") + "]"), ("refused", String(refusedCount))])
+                            extensions: [("errors", "[" + refusals.joined(separator: ",") + "]"), ("refused", String(refusedCount))],
+                            detailArguments: [String(refusedCount), String(inputs.count)])
         }
         return accepted
     }

@@ -11,13 +11,28 @@ enum WebhookAddress {
     static let maxLength = 2048
 
     enum Refusal: Error, CustomStringConvertible {
-        case malformed(String)
+        /// Why, its text key (a problem's `error.detail.<key>`) and the values in it.
+        case malformed(String, key: String, arguments: [String] = [])
         case privateAddress(String)
 
         var description: String {
             switch self {
-            case .malformed(let reason): reason
+            case .malformed(let reason, _, _): reason
             case .privateAddress(let host): "\(host) is a loopback or private address"
+            }
+        }
+
+        var detailKey: String {
+            switch self {
+            case .malformed(_, let key, _): key
+            case .privateAddress: "webhooks.private_address"
+            }
+        }
+
+        var detailArguments: [String] {
+            switch self {
+            case .malformed(_, _, let arguments): arguments
+            case .privateAddress(let host): [host]
             }
         }
     }
@@ -26,12 +41,12 @@ enum WebhookAddress {
     /// resolves now (a name that does not resolve yet, or not within `resolveBudget`, is checked
     /// again at each delivery, where the address connected to is what counts).
     static func check(_ text: String, allowPrivate: Bool) async throws(Refusal) -> URL {
-        guard text.utf8.count <= maxLength else { throw .malformed("`url` is longer than \(maxLength) bytes.") }
+        guard text.utf8.count <= maxLength else { throw .malformed("`url` is longer than \(maxLength) bytes.", key: "webhooks.url_length", arguments: [String(maxLength)]) }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty, let url = components.url else {
-            throw .malformed("`url` must be an http or https URL with a host.")
+            throw .malformed("`url` must be an http or https URL with a host.", key: "webhooks.url_form")
         }
-        guard components.user == nil && components.password == nil else { throw .malformed("`url` may not carry credentials.") }
+        guard components.user == nil && components.password == nil else { throw .malformed("`url` may not carry credentials.", key: "webhooks.url_credentials") }
         if !allowPrivate, let refusal = await refusal(of: host) { throw refusal }
         return url
     }

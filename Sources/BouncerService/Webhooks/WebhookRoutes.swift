@@ -98,13 +98,14 @@ struct WebhookRoutes: Sendable {
 
     private func create(_ request: Request, _ identity: Identity) async throws -> Response {
         let input = try request.decodeJSON(WebhookInput.self)
-        guard let url = input.url else { throw HTTPError.badRequest("invalid_field", "`url` is required.") }
+        guard let url = input.url else { throw HTTPError.badRequest("invalid_field", "`url` is required.").keyed("field.missing", "url") }
         let now = Timestamp.now()
         let webhook = StoredWebhook(id: TimeOrderedID.make(), url: try await checkedURL(url), types: try Self.checkedTypes(input.types ?? ["*"]),
                                     description: try Self.checkedDescription(input.description ?? nil), secret: WebhookSignature.newSecret(),
                                     enabled: input.enabled ?? true, disabledReason: nil, createdAt: now, updatedAt: now)
         guard try await repository.webhooks().count < Self.maxWebhooks else {
-            throw HTTPError(.conflict, code: "webhook_limit", detail: "There are \(Self.maxWebhooks) webhooks already; delete one first.")
+            throw HTTPError(.conflict, code: "webhook_limit", detail: "There are \(Self.maxWebhooks) webhooks already; delete one first.",
+                            detailArguments: [String(Self.maxWebhooks)])
         }
         try await repository.createWebhook(webhook)
         try await audit.record(identity, "webhook.create", "webhook", webhook.id, details: ["url": webhook.url])
@@ -144,7 +145,7 @@ struct WebhookRoutes: Sendable {
         var state: DeliveryState?
         if let text = request.query("state") {
             guard let value = DeliveryState(rawValue: text) else {
-                throw HTTPError.badRequest("invalid_field", "`state` must be pending, delivered or failed.")
+                throw HTTPError.badRequest("invalid_field", "`state` must be pending, delivered or failed.").keyed("webhooks.state")
             }
             state = value
         }
@@ -164,9 +165,10 @@ struct WebhookRoutes: Sendable {
             return try await WebhookAddress.check(text, allowPrivate: allowPrivate).absoluteString
         } catch .privateAddress(let host) {
             throw HTTPError(.unprocessableContent, code: "private_address",
-                            detail: "\(host) is a loopback or private address; such URLs are refused unless the service allows them (--webhook-allow-private).")
+                            detail: "\(host) is a loopback or private address; such URLs are refused unless the service allows them (--webhook-allow-private).",
+                            detailArguments: [host])
         } catch {
-            throw HTTPError.badRequest("invalid_field", error.description)
+            throw HTTPError.badRequest("invalid_field", error.description).keyed(error.detailKey, arguments: error.detailArguments)
         }
     }
 
@@ -174,7 +176,7 @@ struct WebhookRoutes: Sendable {
         guard !types.isEmpty, types.count <= EventType.allCases.count,
               types == ["*"] || types.allSatisfy({ EventType(rawValue: $0) != nil }) else {
             throw HTTPError.badRequest("invalid_field", "`types` must be [\"*\"] or event types: "
-                                       + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                                       + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ".").keyed("webhooks.types", EventType.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var seen = Set<String>()
         return types.filter { seen.insert($0).inserted }
@@ -183,7 +185,7 @@ struct WebhookRoutes: Sendable {
     static func checkedDescription(_ description: String?) throws(HTTPError) -> String? {
         guard let description else { return nil }
         guard description.unicodeScalars.count <= maxDescription else {
-            throw HTTPError.badRequest("invalid_field", "`description` is longer than \(maxDescription) characters.")
+            throw HTTPError.badRequest("invalid_field", "`description` is longer than \(maxDescription) characters.").keyed("field.too_long", "description", maxDescription)
         }
         return description
     }
