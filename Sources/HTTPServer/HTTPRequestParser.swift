@@ -402,7 +402,7 @@ public struct HTTPRequestParser: Sendable {
         guard rest.isEmpty || rest.first == UInt8(ascii: ";") else {
             throw .bad("invalid_chunk", "The chunk size is followed by something other than an extension.", key: "chunk.extension")
         }
-        guard size <= UInt64(Int.max) else { throw .bad("invalid_chunk", "The chunk size overflows.") }
+        guard size <= UInt64(Int.max) else { throw .bad("invalid_chunk", "The chunk size overflows.", key: "chunk.overflow") }
         return Int(size)
     }
 
