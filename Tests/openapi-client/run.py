@@ -91,6 +91,7 @@ def generate(document_path, directory):
                                      "the python scripts/openapi-client-venv.sh prints")
     output = os.path.join(directory, PACKAGE)
     environment = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    document_path = os.path.abspath(document_path)
     run = subprocess.run([generator, "generate", "--path", document_path, "--meta", "none", "--output-path", output],
                          capture_output=True, text=True, env=environment, cwd=directory)
     text = run.stdout + run.stderr
