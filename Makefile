@@ -14,7 +14,7 @@ help:
 	@echo "                   bouncer-chat in tmux,"
 	@echo "                   a real Synapse and Stream's hook, the API against its OpenAPI document,"
 	@echo "                   a short fuzz of each target, and the unit tests under ASan and TSan"
-	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json"
+	@echo "make api-test      schemathesis (PyPI) against the running binary and /openapi.json, and a client generated from it"
 	@echo "make soak          the abuse tests at full size: crashes, shutdown, slow/idle clients, overload, hostile input"
 	@echo "make fuzz          libFuzzer on the HTTP parser, JSON, the .strings parser, the normalizer, the rules engine and rate rules' message features (FUZZ_SECONDS each, default 60)"
 	@echo "make test-sanitize unit, black-box and abuse tests under AddressSanitizer, then ThreadSanitizer"
@@ -87,6 +87,8 @@ test-steps:
 	$$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
 	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+	scripts/openapi-client-venv.sh >/dev/null
+	$$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
 	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
 	$(MAKE) --no-print-directory sanitize-short-steps
 
@@ -99,6 +101,8 @@ soak: release
 api-test: build
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+	scripts/openapi-client-venv.sh >/dev/null
+	$$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
 
 bench: release
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)

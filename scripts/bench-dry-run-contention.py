@@ -64,15 +64,17 @@ def one_round(binary):
         while any(thread.is_alive() for thread in threads) and time.monotonic() - started < 120:
             before = time.monotonic()
             status, _ = call("GET", "/v1/me", user, timeout=120)
-            latencies.append(time.monotonic() - before)
+            latencies.append((before - started, time.monotonic() - before))
             assert status == 200, status
         for thread in threads:
             thread.join()
-        latencies.sort()
-        pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
-        print(f"{binary}: GET /v1/me while 4 dry runs were asked for: {len(latencies)} calls, p50 {pick(0.5):.1f} ms, "
-              f"p99 {pick(0.99):.1f} ms, slowest {latencies[-1] * 1000:.1f} ms; dry runs answered {sorted(answers)} "
-              f"in {time.monotonic() - started:.1f} s")
+        # The first 5 s: while the four requests are taken in (checked, compiled, refused).
+        early = sorted(latency for at, latency in latencies if at < 5)
+        every = sorted(latency for _, latency in latencies)
+        pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] * 1000
+        print(f"{binary}: GET /v1/me while 4 dry runs of 100 regexes were asked for: first 5 s {len(early)} calls, "
+              f"p50 {pick(early, 0.5):.1f} ms, p99 {pick(early, 0.99):.1f} ms; all {len(every)} calls, p99 {pick(every, 0.99):.1f} ms, "
+              f"slowest {every[-1] * 1000:.1f} ms; dry runs answered {sorted(answers)} in {time.monotonic() - started:.1f} s")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)

@@ -36,7 +36,16 @@ public final class HTTPServer: Sendable {
         var stopped = false
         var nextLoop = 0
         var lastDescriptorWarning: ContinuousClock.Instant?
+        /// A connection whose descriptor is this or higher leaves too few for the rest of the
+        /// process (see `descriptorReserve`), and is closed at once.
+        var descriptorCeiling = Int32.max
     }
+
+    /// Descriptors kept free of connections, for what else the process opens: the store's files,
+    /// webhook sockets, name lookups, and libdispatch, which opens `/proc/<tid>/stat` for its
+    /// worker threads once a second and ends the process when it cannot. A quarter of the limit,
+    /// from 8 to 256.
+    static func descriptorReserve(limit: Int) -> Int { max(8, min(256, limit / 4)) }
 
     public let configuration: Configuration
     private let context: Locked<ServerContext?> = Locked(nil)
@@ -66,7 +75,8 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting. Returns the bound port.
     @discardableResult
     public func start() throws -> Int {
-        _ = Socket.raiseOpenFileLimit()
+        let descriptorLimit = Socket.raiseOpenFileLimit()
+        listener.descriptorCeiling = Int32(clamping: descriptorLimit - Self.descriptorReserve(limit: descriptorLimit))
         let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         boundPort.store(port, ordering: .releasing)
         let loops = try (0..<max(1, configuration.eventLoopCount)).map { try EventLoop(label: "bouncer.http.loop.\($0)") }
@@ -128,6 +138,11 @@ public final class HTTPServer: Sendable {
                 return
             }
             switch Socket.accept(listenFD) {
+            case .accepted(let fd) where fd >= listener.descriptorCeiling:
+                // Descriptors are handed out lowest first: every one below this is in use.
+                Glibc.close(fd)
+                outOfDescriptors()
+                return
             case .accepted(let fd):
                 listener.nextLoop = (listener.nextLoop + 1) % loops.count
                 let loop = loops[listener.nextLoop]
@@ -139,20 +154,25 @@ public final class HTTPServer: Sendable {
             case .skipped:
                 continue
             case .outOfDescriptors:
-                let now = ContinuousClock.now
-                if listener.lastDescriptorWarning.map({ now - $0 > .seconds(10) }) ?? true {
-                    listener.lastDescriptorWarning = now
-                    events.failure("accept: out of file descriptors with \(openConnections) connections open; "
-                        + "pausing accepts for 100 ms at a time (said at most every 10 s)", nil)
-                }
-                pauseAccepting()
-                acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in self?.resumeAccepting() }
+                outOfDescriptors()
                 return
             case .failed(let code):
                 events.failure("accept failed: \(SocketError(call: "accept", code: code))", nil)
                 return
             }
         }
+    }
+
+    /// Accepting waits 100 ms at a time while descriptors are short: clients wait in the backlog.
+    private func outOfDescriptors() {
+        let now = ContinuousClock.now
+        if listener.lastDescriptorWarning.map({ now - $0 > .seconds(10) }) ?? true {
+            listener.lastDescriptorWarning = now
+            events.failure("accept: out of file descriptors with \(openConnections) connections open; "
+                + "pausing accepts for 100 ms at a time (said at most every 10 s)", nil)
+        }
+        pauseAccepting()
+        acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in self?.resumeAccepting() }
     }
 
     private func pauseAccepting() {

@@ -8,7 +8,13 @@ import TestSupport
     @Test func runningOutOfDescriptorsIsSurvived() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()
-            let service = try ServiceProcess(arguments: ["--data-dir", directory.path("data")], openFileLimit: 48)
+            let data = directory.path("data")
+            let admin = try ServiceProcess.run(["token", "--user", "root", "--role", "admin", "--data-dir", data]).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let service = try ServiceProcess(arguments: ["--data-dir", data], openFileLimit: 48)
+            // Connected before the crowd: a client already being served.
+            let served = try service.client()
+            #expect(try served.request("GET", "/v1/me", headers: ["Authorization": "Bearer \(admin)"]).status == 200)
             var crowd: [RawHTTPClient] = []
             for _ in 0..<120 {
                 crowd.append(try service.client())
@@ -16,6 +22,13 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.5)
             #expect(service.process.isRunning)
             #expect(service.text.contains("out of file descriptors"))
+            // Connections leave descriptors for the rest of the process: work that opens files
+            // (a backup opens the store's copy) still succeeds while the crowd waits. Without
+            // them, anything that opened a file failed, and libdispatch, which opens /proc for its
+            // workers once a second, ended the process.
+            let backup = try served.request("POST", "/v1/admin/backup", headers: ["Authorization": "Bearer \(admin)"])
+            #expect(backup.status == 201, "\(backup.text)")
+            #expect(service.process.isRunning)
             crowd.removeAll()
             // Accepting resumes after its pause; the first new client may still queue behind the
             // closed crowd for a moment.

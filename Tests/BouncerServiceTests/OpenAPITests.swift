@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerLocalization
 import BouncerStore
@@ -43,6 +44,36 @@ import TestSupport
         let refs = OpenAPIDocument.json.matches(of: /"#\/components\/schemas\/([A-Za-z]+)"/).map { String($0.1) }
         #expect(!refs.isEmpty)
         for name in Set(refs) { #expect(components[name] != nil, "missing schema \(name)") }
+    }
+
+    /// What code generators need: an `operationId` on every operation, unique and camelCase; the
+    /// headers clients send declared where they apply; no enum with `null` among its values.
+    @Test func theDocumentSuitsCodeGenerators() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var operationIDs: [String: String] = [:]
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let route = "\(method.uppercased()) \(path)"
+                let operation = try #require(value as? [String: Any])
+                let id = try #require(operation["operationId"] as? String, "\(route) has no operationId")
+                #expect(id.wholeMatch(of: /[a-z][A-Za-z0-9]*/) != nil, "\(route): operationId \(id) is not camelCase")
+                #expect(operationIDs[id] == nil, "\(route) and \(operationIDs[id] ?? "") share the operationId \(id)")
+                operationIDs[id] = route
+                let parameters = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { $0["$ref"] as? String }
+                #expect(parameters.contains("#/components/parameters/RequestID"), "\(route) does not declare X-Request-Id")
+                let unlocalized: Set = ["GET /healthz", "GET /metrics", "GET /openapi.json"]
+                #expect(unlocalized.contains(route) || parameters.contains("#/components/parameters/AcceptLanguage"),
+                        "\(route) does not declare Accept-Language")
+            }
+        }
+        #expect(OpenAPIDocument.json.firstMatch(of: /"enum": \[[^\]]*null/) == nil, "an enum lists null")
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let flag = try #require(((schemas["FlagInput"] as? [String: Any])?["properties"] as? [String: Any])?["reason"] as? [String: Any])
+        #expect(flag["enum"] == nil, "flag reasons are whatever an admin configured")
+        let create = try #require(schemas["RuleCreate"] as? [String: Any])
+        let mapping = try #require((create["discriminator"] as? [String: Any])?["mapping"] as? [String: String])
+        #expect(Set(mapping.keys) == Set(RuleKind.allCases.map(\.rawValue)))
     }
 
     @Test func theOverridableKeysAreTheBundledOnes() throws {

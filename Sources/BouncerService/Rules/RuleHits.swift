@@ -20,9 +20,16 @@ final class RuleHits: Sendable {
     private let store: any RuleStatsRepository
     private let metrics: Metrics
     private let logger: Logger
-    private let pending = Locked<[Key: Counts]>([:])
-    /// Counts being written now: still added to reads until the write has committed.
-    private let writing = Locked<[Key: Counts]>([:])
+    private struct Unwritten {
+        var pending: [Key: Counts] = [:]
+        /// Counts being written now: still added to reads until the write has committed.
+        var writing: [Key: Counts] = [:]
+        /// Advanced each time a write's counts leave memory (committed, so in the store): a read
+        /// that spans it may have missed them in both places, and reads again.
+        var generation: UInt64 = 0
+    }
+
+    private let unwritten = Locked(Unwritten())
     /// Most distinct rule-hours held when the store cannot take them: past this, the oldest
     /// hours are dropped (and said so) rather than memory growing while the store is down.
     static let maxPendingKeys = 100_000
@@ -37,9 +44,9 @@ final class RuleHits: Sendable {
     func count(_ verdict: Verdict) {
         guard !verdict.rules.isEmpty || !verdict.observed.isEmpty else { return }
         let hour = Self.hour(of: Date().timeIntervalSince1970)
-        pending.withLock { pending in
-            for rule in verdict.rules { pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].enforced += 1 }
-            for rule in verdict.observed { pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].observed += 1 }
+        unwritten.withLock { unwritten in
+            for rule in verdict.rules { unwritten.pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].enforced += 1 }
+            for rule in verdict.observed { unwritten.pending[Key(ruleID: rule.ruleID, hour: hour), default: Counts()].observed += 1 }
         }
         // By mode only: a series for each rule would be 100,000 series for 100,000 rules, kept
         // after a rule is deleted. Each rule's hits are read through /v1/rules/stats.
@@ -51,38 +58,58 @@ final class RuleHits: Sendable {
 
     /// Writes the counts taken so far. On failure they are kept for the next try.
     func flush() async {
-        let taken = pending.withLock { pending -> [Key: Counts] in
-            defer { pending = [:] }
-            return pending
+        // Moved from pending to writing at once: a read never finds them in neither.
+        let taken = unwritten.withLock { unwritten -> [Key: Counts] in
+            defer { (unwritten.writing, unwritten.pending) = (unwritten.pending, [:]) }
+            return unwritten.pending
         }
         guard !taken.isEmpty else { return }
-        writing.withLock { $0 = taken }
         do {
             try await store.addRuleHits(taken.map { RuleHitCount(ruleID: $0.key.ruleID, hour: $0.key.hour, enforced: $0.value.enforced,
                                                                   observed: $0.value.observed) })
         } catch {
-            let dropped = pending.withLock { pending -> Int in
+            let dropped = unwritten.withLock { unwritten -> Int in
                 for (key, counts) in taken {
-                    pending[key, default: Counts()].enforced += counts.enforced
-                    pending[key, default: Counts()].observed += counts.observed
+                    unwritten.pending[key, default: Counts()].enforced += counts.enforced
+                    unwritten.pending[key, default: Counts()].observed += counts.observed
                 }
-                guard pending.count > Self.maxPendingKeys else { return 0 }
-                let oldest = pending.keys.sorted { $0.hour < $1.hour }.prefix(pending.count - Self.maxPendingKeys)
-                for key in oldest { pending[key] = nil }
+                unwritten.writing = [:]
+                guard unwritten.pending.count > Self.maxPendingKeys else { return 0 }
+                let oldest = unwritten.pending.keys.sorted { $0.hour < $1.hour }.prefix(unwritten.pending.count - Self.maxPendingKeys)
+                for key in oldest { unwritten.pending[key] = nil }
                 return oldest.count
             }
             logger.warn("rule hits not written; kept for the next try", ["error": .string("\(error)"), "dropped": .int(dropped)])
+            return
         }
-        writing.withLock { $0 = [:] }
+        unwritten.withLock { unwritten in
+            unwritten.writing = [:]
+            unwritten.generation &+= 1
+        }
     }
 
-    /// The stats read from the store, with the hits this instance has not written yet.
-    func addingUnwritten(to stats: [String: RuleStats], _ period: StatsPeriod) -> [String: RuleStats] {
+    /// The stats `read` gets from the store, with the hits this instance has not written yet.
+    /// Read again when a write's counts left memory meanwhile: the store's read may have come
+    /// before their commit, and this instance's counts after it (they were in neither).
+    /// (Writes come about once a second; a read slower than that takes what its last try found.)
+    func stats(_ period: StatsPeriod, read: () async throws -> [String: RuleStats]) async throws -> [String: RuleStats] {
+        var tries = 0
+        while true {
+            tries += 1
+            let before = unwritten.withLock { $0.generation }
+            let stored = try await read()
+            let (result, after) = unwritten.withLock { unwritten in
+                (Self.adding(unwritten.pending, unwritten.writing, to: stored, period), unwritten.generation)
+            }
+            if after == before || tries == 5 { return result }
+        }
+    }
+
+    private static func adding(_ pending: [Key: Counts], _ writing: [Key: Counts], to stats: [String: RuleStats],
+                               _ period: StatsPeriod) -> [String: RuleStats] {
         let (since, until) = period.hours
         var result = stats
-        let unwritten = writing.withLock { $0 }.merging(pending.withLock { $0 }) { a, b in
-            Counts(enforced: a.enforced + b.enforced, observed: a.observed + b.observed)
-        }
+        let unwritten = writing.merging(pending) { a, b in Counts(enforced: a.enforced + b.enforced, observed: a.observed + b.observed) }
         for (key, counts) in unwritten where key.hour >= since && key.hour < until && result[key.ruleID] != nil {
             result[key.ruleID]?.enforcedHits += counts.enforced
             result[key.ruleID]?.observedHits += counts.observed

@@ -49,7 +49,7 @@ struct RuleStatsRoutes: Sendable {
         routes.add("GET", "/v1/rules/{id}/stats", .moderator) { request, _ in
             let id = request.parameter("id")
             let period = try Self.period(request)
-            let found = hits.addingUnwritten(to: try await handlers.repository.ruleStats(period, ruleID: id), period)
+            let found = try await hits.stats(period) { try await handlers.repository.ruleStats(period, ruleID: id) }
             guard let stats = found[id] else { throw RulesRoutes.notFound }
             return try Response.encoded(StatsJSON(stats))
         }
@@ -65,7 +65,7 @@ struct RuleStatsRoutes: Sendable {
             guard let offset = Int(key), offset >= 0 else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
             return offset
         } ?? 0
-        let all = hits.addingUnwritten(to: try await repository.ruleStats(period, ruleID: nil), period).values.sorted(by: order.precedes)
+        let all = try await hits.stats(period) { try await repository.ruleStats(period, ruleID: nil) }.values.sorted(by: order.precedes)
         let page = all.dropFirst(offset).prefix(limit)
         let next = offset + page.count < all.count ? Pagination.cursor(after: String(offset + page.count)) : nil
         return try Response.encoded(ListResponse(name: "stats", items: page.map(StatsJSON.init), nextCursor: next))
