@@ -37,6 +37,8 @@ enum ServeCommand {
         OptionSpec(name: "synchronous", environment: "BOUNCER_SYNCHRONOUS", valueName: "MODE",
                    help: "FULL (default: every commit synced) or NORMAL (faster; may lose the last commits on power loss)"),
         OptionSpec(name: "max-connections", environment: "BOUNCER_MAX_CONNECTIONS", valueName: "N", help: "open connections at most (default 10000)"),
+        OptionSpec(name: "event-loops", environment: "BOUNCER_EVENT_LOOPS", valueName: "N",
+                   help: "threads serving connections (default one a core; fewer leaves cores to a proxy or other work beside it)"),
         OptionSpec(name: "send-rate-per-user", environment: "BOUNCER_SEND_RATE_PER_USER", valueName: "N",
                    help: "messages a second each user may send, bursts of twice that (default 10; 0 turns it off)"),
         OptionSpec(name: "max-body-bytes", environment: "BOUNCER_MAX_BODY_BYTES", valueName: "N", help: "largest request body (default 1048576)"),
@@ -98,6 +100,7 @@ enum ServeCommand {
             configuration.store.synchronous = synchronous
         }
         if let cap = try parsed.int("max-connections", in: 1...1_000_000) { configuration.limits.maxConnections = cap }
+        if let loops = try parsed.int("event-loops", in: 1...256) { configuration.eventLoops = loops }
         if let rate = try parsed.int("send-rate-per-user", in: 0...1_000_000) { configuration.sendRatePerUser = Double(rate) }
         if let bytes = try parsed.int("max-body-bytes", in: 1...(64 * 1024 * 1024)) { configuration.limits.maxBodyBytes = bytes }
         if let seconds = try parsed.int("header-timeout", in: 1...3600) {

@@ -128,7 +128,11 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
             logger.error(message, ["request_id": .string(requestID ?? "-")])
         })
     let server = HTTPServer(
-        configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits),
+        configuration: {
+            var server = HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits)
+            if let loops = configuration.eventLoops { server.eventLoopCount = loops }
+            return server
+        }(),
         router: routes.router,
         problemRenderer: IntegrationProblemRenderer(base: LocalizedProblemRenderer(localization: localization, availability: availability)),
         events: events)

@@ -19,6 +19,8 @@ public struct ServiceConfiguration: Sendable {
     public var databaseListenURL: String?
     public var logLevel = Logger.Level.info
     public var limits = ServerLimits()
+    /// Event loops serving connections; nil: one a core (see `HTTPServer.Configuration`).
+    public var eventLoops: Int?
     public var store = StoreConfiguration()
     /// Where the migration files are; nil finds them beside the binary or in the source tree.
     public var migrationsDirectory: String?
