@@ -59,7 +59,7 @@ run: release
 # The black-box suites of the API, run a third time with each service three instances on one
 # PostgreSQL database, called in turn (the others are about one process: its start, signals,
 # descriptors, counters, log, commands, or a cluster of their own).
-ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|ModerationHoldsTests|ClientDataTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests|EventsTests)
+ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|ModerationHoldsTests|ClientDataTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests|EventsTests|AppealsTests)
 LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
