@@ -53,6 +53,37 @@ import TestSupport
         }
     }
 
+    /// Services let go of by many tasks at once are each killed and reaped, however few threads
+    /// the tasks' pool has: their reaping never waits for a thread of that pool (a test run once
+    /// hung so, with the killed services left as zombies).
+    @Test func servicesReleasedAtOnceByTasksAreReaped() async throws {
+        let directory = try TemporaryDirectory()
+        // Started at once too: a child started meanwhile inherits the descriptor by which
+        // Foundation learns that another ended, so Foundation may not see the end for as long
+        // as that child lives.
+        let services = try await withThrowingTaskGroup(of: ServiceProcess.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    try await blocking { try ServiceProcess(arguments: ["--data-dir", directory.path("data-\(index)")], instances: 1) }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let pids = services.map(\.process.processIdentifier)
+        final class Box: @unchecked Sendable {
+            var service: ServiceProcess?
+            init(_ service: ServiceProcess) { self.service = service }
+        }
+        let boxes = services.map(Box.init)
+        _ = consume services
+        await withTaskGroup(of: Void.self) { group in
+            for box in boxes { group.addTask { box.service = nil } }
+        }
+        for pid in pids {
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "service \(pid) was reaped")
+        }
+    }
+
     @Test func errorsAreProblemJSONWithTheRequestID() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()

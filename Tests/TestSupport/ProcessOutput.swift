@@ -8,8 +8,25 @@ extension Process {
         standardError = pipe
         try run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        waitUntilExit()
-        return (terminationStatus, String(decoding: data, as: UTF8.self))
+        return (waitForEnd(), String(decoding: data, as: UTF8.self))
+    }
+
+    /// Waits for the child to end and returns its exit status (128 + the signal that ended it).
+    /// Not `waitUntilExit`: that spins the calling thread's run loop until Foundation's reaper has
+    /// run, and the reaper needs a worker of the thread pool the tests' tasks run on. Two tests
+    /// that ended at once on a two-core machine spun both workers, the reaper never ran, and the
+    /// run hung with the killed services left as zombies.
+    public func waitForEnd() -> Int32 {
+        let pid = processIdentifier
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, 0)
+            if result == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if result == -1 && errno == EINTR { continue }
+            // Foundation's reaper took it first: its status is Foundation's to tell.
+            while isRunning { Thread.sleep(forTimeInterval: 0.005) }
+            return terminationStatus
+        }
     }
 }
 

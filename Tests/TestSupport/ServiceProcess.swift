@@ -141,7 +141,8 @@ public final class ServiceProcess: @unchecked Sendable {
         Self.running.withLock { _ = $0.remove(process.processIdentifier) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // Reaped here (see `Process.waitForEnd`): a deinit often runs on the tasks' pool.
+            _ = process.waitForEnd()
         }
         try? FileManager.default.removeItem(atPath: outputPath)
     }

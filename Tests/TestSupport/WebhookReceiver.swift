@@ -60,7 +60,7 @@ public final class WebhookReceiver: @unchecked Sendable {
     public func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = process.waitForEnd()
         self.process = nil
     }
 
