@@ -3,10 +3,15 @@ import PackageDescription
 
 // Layers, from the bottom up: the C libraries and JSON; the HTTP server (knows nothing of
 // moderation); the store (knows nothing of HTTP); the service that joins them; the `bouncer`
-// executable.
+// executable. docs/ARCHITECTURE.md maps each target to what it does.
+//
+// The package builds on Linux only, so it names no platform. The HTTP server's event loops wait
+// in epoll (CEpoll), many files import Glibc without a condition (the server, Locking, both
+// stores, the rules engine, the service), and the C libraries come from Debian's packages through
+// pkg-config. Only BouncerKit and bouncer-chat keep to Foundation and guard their platform
+// imports; they too are built and tested on Linux alone.
 let package = Package(
     name: "Bouncer",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bouncer", targets: ["bouncer"]),
         // For chat apps: the client side of the API, on Foundation alone (BouncerKit), and a

@@ -10,7 +10,6 @@ public final class SQLiteStore: Sendable {
     public let writer: DatabaseWriter
     public let readers: ReaderPool
     public let schemaVersion: Int
-    /// Numbers changes whose results are swapped into memory, in commit order.
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
