@@ -44,8 +44,8 @@ public final class HTTPServer: Sendable {
     /// Descriptors kept free of connections, for what else the process opens: the store's files,
     /// webhook sockets, name lookups, and libdispatch, which opens `/proc/<tid>/stat` for its
     /// worker threads once a second and ends the process when it cannot. A quarter of the limit,
-    /// from 8 to 256.
-    static func descriptorReserve(limit: Int) -> Int { max(8, min(256, limit / 4)) }
+    /// from 16 to 256 (a backup, with its journal and integrity check, takes about 7 at once).
+    static func descriptorReserve(limit: Int) -> Int { max(16, min(256, limit / 4)) }
 
     public let configuration: Configuration
     private let context: Locked<ServerContext?> = Locked(nil)
