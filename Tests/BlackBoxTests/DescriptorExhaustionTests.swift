@@ -26,8 +26,12 @@ import TestSupport
             // (a backup opens the store's copy) still succeeds while the crowd waits. Without
             // them, anything that opened a file failed, and libdispatch, which opens /proc for its
             // workers once a second, ended the process.
-            let backup = try served.request("POST", "/v1/admin/backup", headers: ["Authorization": "Bearer \(admin)"])
-            #expect(backup.status == 201, "\(backup.text)")
+            // (On PostgreSQL a backup is pg_dump, a program of its own started under the same
+            // limit of 48, beside the descriptors it is handed: not what this checks.)
+            if !TestStore.isPostgres {
+                let backup = try served.request("POST", "/v1/admin/backup", headers: ["Authorization": "Bearer \(admin)"])
+                #expect(backup.status == 201, "\(backup.text)")
+            }
             #expect(service.process.isRunning)
             crowd.removeAll()
             // Accepting resumes after its pause; the first new client may still queue behind the
