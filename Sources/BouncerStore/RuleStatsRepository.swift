@@ -105,8 +105,9 @@ extension SQLStore {
                 hitConditions.append("rule_id = ?"); hitArguments.append(.text(ruleID))
                 reviewConditions.append("rule_id = ?"); reviewArguments.append(.text(ruleID))
             }
+            // Cast: PostgreSQL sums BIGINT columns as NUMERIC, which reads as no integer.
             for row in try database.fetchAll("""
-                SELECT rule_id, sum(enforced) AS enforced, sum(observed) AS observed FROM rule_hits
+                SELECT rule_id, CAST(sum(enforced) AS BIGINT) AS enforced, CAST(sum(observed) AS BIGINT) AS observed FROM rule_hits
                 WHERE \(hitConditions.joined(separator: " AND ")) GROUP BY rule_id
                 """, hitArguments) {
                 guard let id: String = row.get("rule_id"), stats[id] != nil else { continue }

@@ -12,7 +12,7 @@ import TestSupport
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     typealias Repositories = SQLStore & SettingsRepository & LocalizationOverrideRepository & StoreHealthRepository
-        & ModerationRepository & FlagRepository & RuleRepository & MessageRepository
+        & ModerationRepository & FlagRepository & RuleRepository & MessageRepository & RuleStatsRepository
 
     /// Runs `scenario` on a fresh SQLite store and a fresh PostgreSQL one.
     static func onBothStores(_ scenario: (any Repositories) async throws -> Void) async throws {
@@ -115,6 +115,20 @@ import TestSupport
         StoredRule(RuleDefinition(id: id, name: name.isEmpty ? pattern : name, kind: kind, pattern: pattern, action: action,
                                   channels: ["messaging:*"], priority: 3, inflections: kind == .word ? false : nil),
                    createdAt: "2026-12-01T00:00:00.000Z", updatedAt: "2026-12-01T00:00:00.000Z", createdBy: "root")
+    }
+
+    /// Hits written read back as written: PostgreSQL's `sum` of a BIGINT column is NUMERIC, which
+    /// read as no integer, so every rule's stored hits read as 0 there.
+    @Test func ruleHitsAreSummedOverHours() async throws {
+        try await Self.onBothStores { store in
+            _ = try await store.insertRules([Self.rule("r1", .word, "darn", .bounce)])
+            try await store.addRuleHits([RuleHitCount(ruleID: "r1", hour: 490_000, enforced: 2, observed: 1),
+                                         RuleHitCount(ruleID: "r1", hour: 490_001, enforced: 3, observed: 0)])
+            try await store.addRuleHits([RuleHitCount(ruleID: "r1", hour: 490_001, enforced: 1, observed: 4)])
+            let stats = try #require(try await store.ruleStats(StatsPeriod(), ruleID: "r1")["r1"])
+            #expect(stats.enforcedHits == 6)
+            #expect(stats.observedHits == 5)
+        }
     }
 
     @Test func rulesListedFilteredChangedAndSnapshotInOrder() async throws {
