@@ -189,7 +189,14 @@ class MatrixBadInputTests(unittest.TestCase):
         ]
         for name, data, secret, status, errcode in cases:
             with self.subTest(name):
-                got_status, answer = self.post(data, secret)
+                try:
+                    got_status, answer = self.post(data, secret)
+                except (BrokenPipeError, ConnectionResetError):
+                    # The service answers 413 as soon as the head says the body is too large and
+                    # closes; a client still sending 2 MB on a busy machine may meet the close
+                    # before it reads the answer. Refused either way: nothing is stored (below).
+                    self.assertEqual(name, "huge body", "only a body too large is cut off")
+                    continue
                 self.assertEqual(got_status, status, answer)
                 self.assertEqual(answer["errcode"], errcode)
                 self.assertLessEqual(set(answer), {"errcode", "error", "retry_after_ms"}, "only Matrix's fields")
