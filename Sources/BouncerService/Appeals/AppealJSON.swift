@@ -35,8 +35,9 @@ enum AppealJSON {
         var strikes: [Strike]
     }
 
+    /// (Its members are strings, which always encode; `{}` keeps the callers' splice safe all the same.)
     static func json(_ appeal: StoredAppeal) -> [UInt8] {
-        (try? JSONText.encode(Appeal(appeal))) ?? []
+        (try? JSONText.encode(Appeal(appeal))) ?? Array("{}".utf8)
     }
 
     /// The appeal's object with more members appended (`,"name":value` each, already JSON).
