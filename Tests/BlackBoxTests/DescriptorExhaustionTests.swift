@@ -20,7 +20,7 @@ import TestSupport
                 crowd.append(try service.client())
             }
             Thread.sleep(forTimeInterval: 0.5)
-            #expect(service.process.isRunning)
+            #expect(service.isRunning)
             #expect(service.text.contains("out of file descriptors"))
             // Connections leave descriptors for the rest of the process: work that opens files
             // (a backup opens the store's copy) still succeeds while the crowd waits. Without
@@ -32,7 +32,7 @@ import TestSupport
                 let backup = try served.request("POST", "/v1/admin/backup", headers: ["Authorization": "Bearer \(admin)"])
                 #expect(backup.status == 201, "\(backup.text)")
             }
-            #expect(service.process.isRunning)
+            #expect(service.isRunning)
             crowd.removeAll()
             // Accepting resumes after its pause; the first new client may still queue behind the
             // closed crowd for a moment.
@@ -43,7 +43,7 @@ import TestSupport
                 if status != 200 { Thread.sleep(forTimeInterval: 0.1) }
             }
             #expect(status == 200)
-            #expect(service.process.isRunning)
+            #expect(service.isRunning)
         }
     }
 }

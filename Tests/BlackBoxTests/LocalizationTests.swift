@@ -104,8 +104,7 @@ import TestSupport
                                               body: #"{"strings":{"message.bounce.title":"x"}}"#)
             #expect(notAdmin.status == 403)
 
-            service.signal(SIGTERM)
-            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(service.stop() == 0, "\(service.outputTail)")
             service = try ServiceProcess(arguments: ["--data-dir", data])
             client = try service.client()
             #expect(try alert(client) == "Vraiment ?", "overrides survive a restart")

@@ -70,8 +70,7 @@ import TestSupport
             #expect(try Self.check(client, tokens.moderator, "fuck")["action"] as? String == "remove")
 
             // Loaded again at start, with the compiled databases read from the data directory.
-            service.signal(SIGTERM)
-            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(service.stop() == 0, "\(service.outputTail)")
             #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory.path("data/rules-cache"))) ?? []).isEmpty)
             service = try ServiceProcess(arguments: ["--data-dir", data])
             client = try service.client()
@@ -254,8 +253,7 @@ import TestSupport
             #expect(try client.request("PATCH", "/v1/rules/\(id)", headers: Self.json(tokens.admin), body: #"{"inflections":"yes"}"#).status == 400)
 
             // The setting holds across a restart.
-            service.signal(SIGTERM)
-            #expect(service.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(service.stop() == 0, "\(service.outputTail)")
             service = try ServiceProcess(arguments: ["--data-dir", data])
             client = try service.client()
             #expect(try Self.check(client, tokens.moderator, "fucked")["action"] as? String == "none")

@@ -21,7 +21,7 @@ extension Process {
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, 0)
-            if result == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if result == pid { return exitCode(waitStatus: status) }
             if result == -1 && errno == EINTR { continue }
             // Foundation's reaper took it first: its status is Foundation's to tell.
             while isRunning { Thread.sleep(forTimeInterval: 0.005) }
@@ -49,5 +49,11 @@ public func runToEnd(_ executable: String, _ arguments: [String], outputPath: St
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return exitCode(waitStatus: status)
+}
+
+/// A child's exit status as a shell tells it, from what `waitpid` reported: its exit code, or 128
+/// and the signal that ended it.
+func exitCode(waitStatus status: Int32) -> Int32 {
+    status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }

@@ -116,11 +116,11 @@ public final class ServiceProcess: @unchecked Sendable {
                 self.port = port
                 break
             }
-            if !process.isRunning { break }
+            if !isRunning { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
         guard port != 0 else {
-            if process.isRunning { process.terminate() }
+            if isRunning { kill(process.processIdentifier, SIGKILL); _ = waitForExit(timeout: .seconds(10)) }
             throw ServiceStartError(description: "bouncer did not start; output:\n\(text)")
         }
         siblings = try (1..<max(1, instances)).map { _ in
@@ -139,10 +139,10 @@ public final class ServiceProcess: @unchecked Sendable {
 
     deinit {
         Self.running.withLock { _ = $0.remove(process.processIdentifier) }
-        if process.isRunning {
+        if isRunning {
             kill(process.processIdentifier, SIGKILL)
-            // Reaped here (see `Process.waitForEnd`): a deinit often runs on the tasks' pool.
-            _ = process.waitForEnd()
+            // Reaped here: a deinit often runs on the tasks' pool, where nothing else would.
+            while isRunning { Thread.sleep(forTimeInterval: 0.005) }
         }
         try? FileManager.default.removeItem(atPath: outputPath)
     }
@@ -182,13 +182,48 @@ public final class ServiceProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
+    /// Asks the service to stop (SIGTERM) and waits for it to end; its exit status, nil if it
+    /// still runs at the deadline. The grace its requests get (8 s) fits within the wait.
+    public func stop(timeout: Duration = .seconds(20)) -> Int32? {
+        signal(SIGTERM)
+        return waitForExit(timeout: timeout)
+    }
+
+    /// The end of the service's output, for a failure's message.
+    public var outputTail: String { "output ends:\n" + text.suffix(3_000) }
+
     /// Waits for the process to exit; nil if it is still running at the deadline.
     public func waitForExit(timeout: Duration) -> Int32? {
         let deadline = ContinuousClock.now + TestTiming.scaled(timeout)
-        while process.isRunning && ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline {
+            if let status = exitStatus { return status }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        guard !process.isRunning else { return nil }
-        return process.terminationStatus
+        return exitStatus
     }
+
+    /// Whether the service still runs (its end is learnt with `waitpid`, see `exitStatus`).
+    public var isRunning: Bool { exitStatus == nil }
+
+    /// The exit status once the process has ended, nil while it runs. Asked of the kernel with
+    /// `waitpid`, not of `Process.isRunning`: Foundation learns of a child's end when a descriptor
+    /// the child inherited closes, and a service started at the same moment can inherit it too
+    /// and hold it open: an ended service could "run" on for the tests while that one lived.
+    private var exitStatus: Int32? {
+        reaped.withLock { reaped in
+            if let status = reaped { return status }
+            let pid = process.processIdentifier
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, WNOHANG) } while result == -1 && errno == EINTR
+            if result == pid {
+                reaped = exitCode(waitStatus: status)
+            } else if result == -1 && !process.isRunning {
+                // Foundation's reaper took it first: its status is Foundation's to tell.
+                reaped = process.terminationStatus
+            }
+            return reaped
+        }
+    }
+    private let reaped = Locked<Int32?>(nil)
 }
