@@ -53,22 +53,27 @@ import TestSupport
         }
     }
 
-    /// Services let go of by many tasks at once are each killed and reaped, however few threads
-    /// the tasks' pool has: their reaping never waits for a thread of that pool (a test run once
-    /// hung so, with the killed services left as zombies).
-    @Test func servicesReleasedAtOnceByTasksAreReaped() async throws {
-        let directory = try TemporaryDirectory()
-        // Started at once too: a child started meanwhile inherits the descriptor by which
-        // Foundation learns that another ended, so Foundation may not see the end for as long
-        // as that child lives.
-        let services = try await withThrowingTaskGroup(of: ServiceProcess.self) { group in
-            for index in 0..<6 {
+    /// `count` services, each on a data directory of its own in `directory`, started from as many
+    /// tasks at once.
+    static func startAtOnce(_ count: Int, in directory: TemporaryDirectory) async throws -> [ServiceProcess] {
+        try await withThrowingTaskGroup(of: ServiceProcess.self) { group in
+            for index in 0..<count {
                 group.addTask {
                     try await blocking { try ServiceProcess(arguments: ["--data-dir", directory.path("data-\(index)")], instances: 1) }
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
+    }
+
+    /// Services let go of by many tasks at once are each killed and reaped, however few threads
+    /// the tasks' pool has: their reaping never waits for a thread of that pool (a test run once
+    /// hung so, with the killed services left as zombies).
+    @Test func servicesReleasedAtOnceByTasksAreReaped() async throws {
+        // Started at once too, as a child started meanwhile can keep Foundation from seeing
+        // another's end (see `servicesStartedAtOnceAreEachSeenToEnd`).
+        let directory = try TemporaryDirectory()
+        let services = try await Self.startAtOnce(6, in: directory)
         let pids = services.map(\.process.processIdentifier)
         final class Box: @unchecked Sendable {
             var service: ServiceProcess?
@@ -90,14 +95,7 @@ import TestSupport
     /// for as long as another service lives (a stopped service once "ran" 10 s on so).
     @Test func servicesStartedAtOnceAreEachSeenToEnd() async throws {
         let directory = try TemporaryDirectory()
-        let services = try await withThrowingTaskGroup(of: ServiceProcess.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    try await blocking { try ServiceProcess(arguments: ["--data-dir", directory.path("data-\(index)")], instances: 1) }
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let services = try await Self.startAtOnce(8, in: directory)
         try await blocking {
             for (index, service) in services.enumerated() {
                 #expect(service.stop() == 0, "service \(index) of \(services.count); \(service.outputTail)")
