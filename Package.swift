@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers, from the bottom up: the C libraries and JSON; the HTTP server (knows nothing of
-// moderation); the store (knows nothing of HTTP); the service that joins them; the `bouncer`
-// executable. docs/ARCHITECTURE.md maps each target to what it does.
+// moderation); the domain, the stores and the engine (know nothing of HTTP); the service that
+// joins them; the `bouncer` executable. docs/ARCHITECTURE.md maps each target to what it does.
 //
 // The package builds on Linux only, so it names no platform. The HTTP server's event loops wait
 // in epoll (CEpoll), many files import Glibc without a condition (the server, Locking, both
@@ -63,8 +63,14 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CEpoll", "JSON", "Locking"]),
         // The domain's values and rules (message states, visibility, roles, rule kinds and
         // actions, flags): no I/O, used by the store, the engine and the service alike.
-        .target(name: "BouncerDomain"),
-        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "CSQLite", "CSQLiteWALBatching", "COpenSSL", "JSON", "Locking"]),
+        // The entities a message's journey makes (a stored message, a flag, an event, a rate mark)
+        // and their ids and times too.
+        .target(name: "BouncerDomain", dependencies: ["Locking"]),
+        // What both stores share: rows and values, migrations, the repositories' protocols and
+        // their SQL, the service's view of a store. No database driver.
+        .target(name: "BouncerStore", dependencies: ["BouncerDomain", "COpenSSL", "JSON", "Locking"]),
+        // The SQLite store: the driver, its writer with group commit, readers, checkpoints, backups.
+        .target(name: "BouncerSQLite", dependencies: ["BouncerDomain", "BouncerStore", "CSQLite", "CSQLiteWALBatching", "JSON", "Locking"]),
         // The PostgreSQL store, behind the same repository protocols as the SQLite one.
         .target(name: "BouncerPostgres", dependencies: ["BouncerDomain", "BouncerStore", "CLibPQ", "JSON", "Locking"]),
         .target(name: "BouncerIdentity", dependencies: ["BouncerDomain", "COpenSSL", "JSON"]),
@@ -73,29 +79,29 @@ let package = Package(
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
         // The API's description is a plain OpenAPI file, and the dashboard plain HTML, CSS and
         // JavaScript files, all embedded in the binary.
-        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
+        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerSQLite", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
                                                        "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"],
                 resources: [.embedInCode("OpenAPI/openapi.json"), .embedInCode("Dashboard/Assets")]),
-        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerService"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
         // `make bench`: the rules engine against a naive matcher.
-        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration", "BouncerStore"]),
+        .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
-        .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerStore"]),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerSQLite", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.
-        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore"]),
+        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
-        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
+        .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "BouncerSQLite", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
         // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
-        .testTarget(name: "BouncerPostgresTests", dependencies: ["BouncerPostgres", "BouncerStore", "TestSupport", "Locking"]),
+        .testTarget(name: "BouncerPostgresTests", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerDomain", "BouncerIdentity", "TestSupport"]),
-        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "TestSupport"]),
+        .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "Locking", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
-        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
+        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
-        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerStore", "BouncerIdentity", "Locking"]),
+        .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerDomain", "BouncerSQLite", "BouncerStore", "BouncerIdentity", "Locking"]),
         // The app developers' library: Foundation only, none of the service's modules, so an app
         // links it alone. Its tests run it against the real binary.
         .target(name: "BouncerKit"),

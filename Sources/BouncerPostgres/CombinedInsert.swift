@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 
 /// New rows that a commit group inserts together: one statement for all the rows of the group's

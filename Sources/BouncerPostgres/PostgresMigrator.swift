@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 
 /// Applies PostgreSQL's migrations (`migrations/postgres/`) as `Migrator` applies SQLite's: in

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 
 /// The store on PostgreSQL: a writer with group commit, readers, and the migrations of

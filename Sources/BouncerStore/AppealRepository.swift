@@ -281,5 +281,3 @@ extension SQLStore {
                      createdAt: row.get("created_at") ?? "")
     }
 }
-
-extension SQLiteStore: AppealRepository, StrikeRepository {}

@@ -37,5 +37,3 @@ extension SQLStore {
         UInt64(try database.fetchValue("SELECT version FROM change_versions WHERE topic = ?", [.text(topic.rawValue)], as: Int64.self) ?? 0)
     }
 }
-
-extension SQLiteStore: ChangeVersionRepository {}

@@ -1,31 +1,5 @@
 import BouncerDomain
 import Foundation
-/// A flag as stored.
-public struct StoredFlag: Sendable, Equatable {
-    public var id: String
-    public var messageID: String
-    public var channelID: String
-    public var reporterID: String
-    public var reason: String
-    public var details: String?
-    public var custom: String?
-    public var ruleID: String?
-    public var state: FlagState
-    public var resolution: String?
-    public var resolvedBy: String?
-    public var resolvedAt: String?
-    public var createdAt: String
-}
-
-extension StoredFlag {
-    /// A flag filed with a new message (a rule's), as it is once stored.
-    public init(filed flag: NewFlag) {
-        self.init(id: flag.id, messageID: flag.messageID, channelID: flag.channelID, reporterID: flag.reporterID, reason: flag.reason,
-                  details: flag.details, custom: flag.custom, ruleID: flag.ruleID, state: .open, resolution: nil, resolvedBy: nil,
-                  resolvedAt: nil, createdAt: flag.createdAt)
-    }
-}
-
 public enum FlagOutcome: Sendable, Equatable {
     case created(StoredFlag)
     /// The reporter's open flag on the message, already filed.
@@ -326,5 +300,3 @@ extension SQLStore {
                           createdAt: row.get(12) ?? "")
     }
 }
-
-extension SQLiteStore: FlagRepository {}

@@ -1,3 +1,4 @@
+import BouncerDomain
 /// Admin overrides of localized texts, by locale and key.
 public protocol LocalizationOverrideRepository: Sendable {
     /// Every override (locale -> key -> text) with their version.
@@ -74,5 +75,3 @@ extension SQLStore {
         return result
     }
 }
-
-extension SQLiteStore: LocalizationOverrideRepository {}

@@ -22,5 +22,3 @@ extension SQLStore {
         }
     }
 }
-
-extension SQLiteStore: MatrixRoomRepository {}

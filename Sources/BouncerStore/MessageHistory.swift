@@ -89,5 +89,3 @@ final class SQLHistoryReader<Connection: SQLConnection>: HistoryReader {
         return resolutions
     }
 }
-
-extension SQLiteStore: MessageHistoryRepository {}

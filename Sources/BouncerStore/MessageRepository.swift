@@ -1,92 +1,10 @@
 import BouncerDomain
-/// A message as stored. JSON columns stay text.
-public struct StoredMessage: Sendable, Equatable {
-    public var id: String
-    public var channelID: String
-    public var userID: String
-    public var text: String
-    public var originalText: String?
-    public var state: MessageState
-    public var parentID: String?
-    /// The client's `custom` object, as JSON text.
-    public var custom: String?
-    /// The verdict that decided the state, as JSON text.
-    public var moderation: String?
-    /// The action of the rule that bounced it, which decides what "Send Anyway" does.
-    public var bounceAction: RuleAction?
-    public var flagged: Bool
-    public var edited: Bool
-    public var createdAt: String
-    public var updatedAt: String
-    /// Orders a channel's messages; set by the store.
-    public var sequence: Int64 = 0
-    /// Reported by enough users to be hidden from all but its author and moderators, until reviewed.
-    public var hidden = false
-    /// The moderator whose review removed it: a person's decision, which its author's edits do
-    /// not undo. Nil when a rule removed it, or nobody did. Set by the store's review only.
-    public var removedBy: String?
-
-    public init(id: String, channelID: String, userID: String, text: String, originalText: String?, state: MessageState,
-                parentID: String?, custom: String?, moderation: String?, bounceAction: RuleAction?, flagged: Bool, edited: Bool,
-                createdAt: String, updatedAt: String) {
-        self.id = id
-        self.channelID = channelID
-        self.userID = userID
-        self.text = text
-        self.originalText = originalText
-        self.state = state
-        self.parentID = parentID
-        self.custom = custom
-        self.moderation = moderation
-        self.bounceAction = bounceAction
-        self.flagged = flagged
-        self.edited = edited
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-}
-
-public struct NewFlag: Sendable, Equatable {
-    public var id: String
-    public var messageID: String
-    public var channelID: String
-    public var reporterID: String
-    public var reason: String
-    public var details: String?
-    public var custom: String?
-    public var ruleID: String?
-    public var createdAt: String
-
-    public init(id: String, messageID: String, channelID: String, reporterID: String, reason: String, details: String? = nil,
-                custom: String? = nil, ruleID: String? = nil, createdAt: String) {
-        self.id = id
-        self.messageID = messageID
-        self.channelID = channelID
-        self.reporterID = reporterID
-        self.reason = reason
-        self.details = details
-        self.custom = custom
-        self.ruleID = ruleID
-        self.createdAt = createdAt
-    }
-}
-
 public struct MessageRevision: Sendable, Equatable {
     public var revision: Int
     public var text: String
     public var state: MessageState
     public var moderation: String?
     public var createdAt: String
-}
-
-public enum SendOutcome: Sendable, Equatable {
-    case created(StoredMessage)
-    /// The same client id, user and text as a message already stored: a safe retry.
-    case replayed(StoredMessage)
-    /// The client id is taken by another user's message or another text.
-    case conflict
-    /// `parentID` names no message of the channel that the sender may see.
-    case parentNotFound
 }
 
 /// What a change to one message does, decided from the message as it is inside the transaction.

@@ -29,7 +29,7 @@ public struct Migrator: Sendable {
         self.migrations = migrations
     }
 
-    static let bookkeepingSQL = """
+    package static let bookkeepingSQL = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
             version    INTEGER PRIMARY KEY,
             name       TEXT NOT NULL,
@@ -37,54 +37,6 @@ public struct Migrator: Sendable {
             applied_at TEXT NOT NULL
         ) STRICT
         """
-
-    /// Every known migration with its state. Throws when the store and the files disagree.
-    public func status(of database: Database) throws -> [Status] {
-        try database.execute(Self.bookkeepingSQL)
-        let applied = try appliedRecords(database)
-        try verify(applied)
-        return migrations.map { migration in
-            let record = applied[migration.version]
-            return Status(version: migration.version, name: migration.name,
-                          state: record == nil ? .pending : .applied, appliedAt: record?.appliedAt)
-        }
-    }
-
-    /// Applies every pending migration; returns those it applied.
-    @discardableResult
-    public func migrate(_ database: Database, now: () -> String = Timestamp.now) throws -> [Migration] {
-        try database.execute(Self.bookkeepingSQL)
-        let applied = try appliedRecords(database)
-        try verify(applied)
-        var done: [Migration] = []
-        // SQLite's way to rebuild a table (new table, copy, drop the old, rename) needs foreign
-        // keys off while it runs, or dropping the old table would cascade into every table that
-        // refers to it. They are off for each migration's transaction (the pragma cannot change
-        // inside one), checked before its commit, and back as they were after.
-        let enforcingForeignKeys = try database.fetchValue("PRAGMA foreign_keys", as: Int.self) == 1
-        if enforcingForeignKeys { try database.execute("PRAGMA foreign_keys = OFF") }
-        defer { if enforcingForeignKeys { try? database.execute("PRAGMA foreign_keys = ON") } }
-        for migration in migrations where applied[migration.version] == nil {
-            do {
-                try database.inTransaction { database in
-                    try database.execute(migration.sql)
-                    if try !database.fetchAll("PRAGMA foreign_key_check").isEmpty {
-                        throw MigrationError.foreignKeyViolation(fileName: migration.fileName)
-                    }
-                    try database.execute(
-                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                        [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .text(now())])
-                    try database.execute("PRAGMA user_version = \(migration.version)")
-                }
-            } catch let error as MigrationError {
-                throw error
-            } catch {
-                throw MigrationError.failed(fileName: migration.fileName, reason: String(describing: error))
-            }
-            done.append(migration)
-        }
-        return done
-    }
 
     /// A migration as `schema_migrations` recorded it.
     public struct Record: Sendable {
@@ -97,15 +49,6 @@ public struct Migrator: Sendable {
             self.checksum = checksum
             self.appliedAt = appliedAt
         }
-    }
-
-    private func appliedRecords(_ database: Database) throws -> [Int: Record] {
-        var records: [Int: Record] = [:]
-        for row in try database.fetchAll("SELECT version, name, checksum, applied_at FROM schema_migrations") {
-            records[row.get("version") ?? 0] = Record(name: row.get("name") ?? "", checksum: row.get("checksum") ?? "",
-                                                      appliedAt: row.get("applied_at") ?? "")
-        }
-        return records
     }
 
     /// Throws unless every applied migration is still among `migrations`, unchanged: for any

@@ -1,3 +1,4 @@
+import BouncerDomain
 /// A ban as stored.
 public struct StoredBan: Sendable, Equatable {
     public var userID: String
@@ -189,5 +190,3 @@ extension SQLStore {
                   expiresAt: row.get("expires_at"), createdBy: row.get("created_by") ?? "", createdAt: row.get("created_at") ?? "")
     }
 }
-
-extension SQLiteStore: ModerationRepository {}

@@ -161,10 +161,10 @@ extension SQLStore {
     }
 
     /// The columns matching needs, in `ruleColumns`' order (see `RuleSnapshot`).
-    static var matchingColumns: String {
+    package static var matchingColumns: String {
         "id, name, kind, pattern, action, channels, enabled, priority, inflections, mode, params, exempt_roles, new_users_only_seconds"
     }
-    static var matchingColumnCount: Int { 13 }
+    package static var matchingColumnCount: Int { 13 }
 
     /// Every rule with what matching needs (`SQLStore.readAllRules`'s default).
     public static func readAllRules(_ connection: Connection) throws -> [StoredRule] {
@@ -208,7 +208,7 @@ extension SQLStore {
     /// by name in each of 100,000 rows was a good part of that.
     private static func storedRule(_ row: Row) -> StoredRule { storedRule { row[$0] } }
 
-    static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
+    package static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
         func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
         // The columns' CHECK constraints admit only the known kinds and actions.
         let kind: RuleKind = get(2) ?? .word
@@ -232,15 +232,4 @@ extension SQLStore {
     }
 
     private static var everyChannel: String { #"["*"]"# }
-}
-
-extension SQLiteStore: RuleRepository {
-    /// Read by position, each row straight from the statement: a start reads every rule.
-    public static func readAllRules(_ database: Database) throws -> [StoredRule] {
-        var rules: [StoredRule] = []
-        try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
-            rules.append(storedRule { $0 < matchingColumnCount ? statement.value(at: Int32($0)) : .null })
-        }
-        return rules
-    }
 }

@@ -147,5 +147,3 @@ extension SQLStore {
         }
     }
 }
-
-extension SQLiteStore: RuleStatsRepository {}

@@ -26,4 +26,3 @@ extension SQLConnection {
     }
 }
 
-extension Database: SQLConnection {}

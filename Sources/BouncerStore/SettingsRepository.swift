@@ -1,3 +1,4 @@
+import BouncerDomain
 /// The service's settings (`GET|PATCH /v1/config`), kept as one JSON document.
 public protocol SettingsRepository: Sendable {
     /// The stored document (nil before the first change) with its version.
@@ -44,5 +45,3 @@ extension SQLStore {
         }
     }
 }
-
-extension SQLiteStore: SettingsRepository {}

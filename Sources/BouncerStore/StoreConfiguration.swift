@@ -1,4 +1,5 @@
-/// How the store opens its SQLite file.
+/// How a store opens: its readers and its groups of writes, both stores; and, for SQLite alone,
+/// how its file is synced, locked, indexed and checkpointed (PostgreSQL has its own settings).
 public struct StoreConfiguration: Sendable, Equatable {
     /// `FULL` (the default) syncs the WAL on every commit: nothing acknowledged can be lost to a
     /// power cut. `NORMAL` may lose the last commits on power loss, never on a process crash.
@@ -15,12 +16,12 @@ public struct StoreConfiguration: Sendable, Equatable {
     /// Most writes grouped into one transaction.
     public var maxBatchSize = 512
     /// Writes between two copies of new messages into `channel_messages` (ChannelIndex).
-    public var channelIndexBatchSize = ChannelIndex.defaultBatchSize
+    public var channelIndexBatchSize = 512
     /// The VFS under the writer's WAL batching VFS (nil: SQLite's default). Tests put a
     /// fault-injecting VFS there.
-    var writerBaseVFS: String?
+    package var writerBaseVFS: String?
     /// Log frames past which a checkpoint waits for readers so the log can start over.
-    var logRestartFrames = LogCheckpointer.defaultRestartFrames
+    package var logRestartFrames: Int32 = 4_000
 
     public init() {}
 }

@@ -1,3 +1,4 @@
+import BouncerDomain
 /// Whether the store can serve: the readiness probe asks this, never SQL directly, so another
 /// backend can answer it the same way.
 public protocol StoreHealthRepository: Sendable {
@@ -49,5 +50,3 @@ extension SQLStore {
         }
     }
 }
-
-extension SQLiteStore: StoreHealthRepository, ServiceMetadataRepository {}

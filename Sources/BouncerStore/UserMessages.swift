@@ -1,3 +1,4 @@
+import BouncerDomain
 /// One page of what a user sent (`GET /v1/users/{user_id}/messages`).
 ///
 /// No index by author is kept: on SQLite one written with every send cost a fifth of the send

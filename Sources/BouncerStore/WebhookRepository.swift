@@ -285,5 +285,3 @@ extension SQLStore {
                         updatedAt: row.get("updated_at") ?? "")
     }
 }
-
-extension SQLiteStore: WebhookRepository {}

@@ -1,6 +1,5 @@
 import BouncerDomain
 import BouncerModeration
-import BouncerStore
 import Foundation
 
 // Messages a second on one core for 280-character chat messages against word and regex rules,

@@ -1,4 +1,5 @@
 import BouncerDomain
+import BouncerSQLite
 import BouncerStore
 import Foundation
 

@@ -1,4 +1,5 @@
 import BouncerDomain
+import BouncerSQLite
 import BouncerService
 import BouncerStore
 import Foundation

@@ -1,4 +1,5 @@
 import BouncerPostgres
+import BouncerSQLite
 import BouncerService
 import BouncerStore
 

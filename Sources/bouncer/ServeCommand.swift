@@ -1,3 +1,4 @@
+import BouncerSQLite
 import BouncerService
 import BouncerStore
 import Dispatch

@@ -1,3 +1,4 @@
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import Locking

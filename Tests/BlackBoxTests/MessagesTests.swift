@@ -1,3 +1,5 @@
+import BouncerDomain
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import Testing

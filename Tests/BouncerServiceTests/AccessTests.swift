@@ -1,5 +1,6 @@
 import BouncerDomain
 import BouncerIdentity
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import HTTPServer

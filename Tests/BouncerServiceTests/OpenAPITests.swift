@@ -1,6 +1,7 @@
 import BouncerDomain
 import BouncerIdentity
 import BouncerLocalization
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import Testing

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BouncerService
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// The whole service over a store whose disk fills up: a fault-injecting VFS under the writer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BouncerService
+import BouncerDomain
 @testable import BouncerStore
 
 /// The pure parts of webhook delivery: signing, which URLs are taken, and what an attempt's

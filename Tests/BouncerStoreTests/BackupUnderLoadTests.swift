@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// A backup of a live store finishes while eight writers go on at full speed, and is one

@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// Channel pages over `channel_messages`, whose copy of the newest messages lags by up to a

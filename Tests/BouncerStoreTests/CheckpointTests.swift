@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 @Suite struct CheckpointTests {

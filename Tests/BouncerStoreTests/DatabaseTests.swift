@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 @Suite struct DatabaseTests {

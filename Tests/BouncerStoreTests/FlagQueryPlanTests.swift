@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// The review queue's read of open flags goes through the index of open flags alone, on a store

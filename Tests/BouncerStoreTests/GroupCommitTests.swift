@@ -2,6 +2,8 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerSQLite
+import BouncerDomain
 @testable import BouncerStore
 
 @Suite struct GroupCommitTests {

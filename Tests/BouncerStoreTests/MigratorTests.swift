@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 @Suite struct MigratorTests {

@@ -4,6 +4,7 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// The store under storage faults: a VFS under the writer's fails writes, syncs and reads as a full

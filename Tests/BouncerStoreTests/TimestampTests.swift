@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BouncerDomain
 @testable import BouncerStore
 
 @Suite struct TimestampTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerSQLite
 @testable import BouncerStore
 
 /// The writer's VFS, which hands a commit's WAL frames to the log in one write: whatever it holds

@@ -2,6 +2,7 @@ import BouncerIdentity
 import BouncerLocalization
 import BouncerModeration
 import BouncerPostgres
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import HTTPServer

@@ -1,4 +1,5 @@
 import BouncerIdentity
+import BouncerSQLite
 import BouncerStore
 import Foundation
 import HTTPServer

@@ -1,3 +1,4 @@
+import BouncerStore
 import CSQLite
 import CSQLiteWALBatching
 import Foundation

@@ -1,21 +1,23 @@
 import BouncerDomain
-import BouncerModeration
-import BouncerStore
 import Foundation
 
 /// Judges a message by the rate rules (`flood`, `mentions`, `links`): the part of each that looks
 /// at this message alone, and, for a send, the part that looks at what the sender sent within the
 /// rule's window, kept in a `RateLedger`.
-struct RateRules: Sendable {
-    let ledger: any RateLedger
+public struct RateRules: Sendable {
+    public let ledger: any RateLedger
 
-    typealias Matches = (rules: [Verdict.RuleMatch], observed: [Verdict.RuleMatch])
+    public init(ledger: any RateLedger) {
+        self.ledger = ledger
+    }
+
+    public typealias Matches = (rules: [Verdict.RuleMatch], observed: [Verdict.RuleMatch])
 
     /// The matches of the rate rules that apply to a message sent by `sender` to `channel`,
     /// enforced and observed, which counts toward their windows. `completion` may run before this
     /// returns (a ledger in memory), or on the ledger's queue. `normalizedWords`: the `words` of the
     /// text's normalized form, when the caller made it already.
-    func judgeSend(_ text: String, normalizedWords: [UInt8]?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
+    public func judgeSend(_ text: String, normalizedWords: [UInt8]?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
                    completion: @escaping @Sendable (Matches) -> Void) {
         let applying = Self.applying(rules, channel: channel, sender: sender)
         guard !applying.isEmpty else { return completion(([], [])) }
@@ -46,7 +48,7 @@ struct RateRules: Sendable {
     /// The matches of the rate rules that apply, judging the text alone, at once: for an edit,
     /// `moderation/check` (no sender: every rule applies) and a dry run. Floods and link windows,
     /// which need the sender's earlier messages, do not match.
-    static func judgeAlone(_ text: String, normalizedWords: [UInt8]? = nil, rules: [RuleDefinition], channel: String?,
+    public static func judgeAlone(_ text: String, normalizedWords: [UInt8]? = nil, rules: [RuleDefinition], channel: String?,
                            sender: SenderFacts?) -> Matches {
         let applying = applying(rules, channel: channel, sender: sender)
         guard !applying.isEmpty else { return ([], []) }

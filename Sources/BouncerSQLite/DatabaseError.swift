@@ -1,3 +1,4 @@
+import BouncerStore
 import CSQLite
 
 /// A failed SQLite call. It carries the result codes and the SQL that failed, never the values

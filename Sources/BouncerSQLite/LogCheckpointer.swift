@@ -1,4 +1,6 @@
+import BouncerStore
 import CSQLite
+import Dispatch
 
 /// Decides when the writer copies the write-ahead log into the database file, and keeps the log
 /// from growing without bound.
@@ -24,7 +26,7 @@ final class LogCheckpointer {
     static let defaultThreshold: Int32 = 300
     /// Frames past which a checkpoint waits for readers so the log can start over (about 16 MiB
     /// of 4 KiB pages).
-    static let defaultRestartFrames: Int32 = 4_000
+    static let defaultRestartFrames = StoreConfiguration().logRestartFrames
     static let restartWait: Int32 = 1_000  // milliseconds
     /// What `journal_size_limit` keeps of a log that started over.
     static let logSizeLimit = 16 * 1024 * 1024
@@ -38,15 +40,17 @@ final class LogCheckpointer {
     }
 
     /// Frames in the log after the last commit, as SQLite's WAL hook reports them.
-    private let frames = UncheckedBox<Int32>(0)
+    private let frames: UncheckedBox<Int32>
     let threshold: Int32
     let restartFrames: Int32
     private let busyTimeout: Int32
 
     /// Installs the hook on `connection`, which must not outlive this object (the writer owns
-    /// both, and closes the connection first).
+    /// both, and closes the connection first). `queue`: the one the connection is used on, where
+    /// SQLite calls the hook.
     init(connection: Database, threshold: Int32 = defaultThreshold, restartFrames: Int32 = defaultRestartFrames,
-         busyTimeoutMilliseconds: Int32) {
+         busyTimeoutMilliseconds: Int32, queue: DispatchQueue? = nil) {
+        frames = UncheckedBox(0, confinedTo: queue)
         self.threshold = threshold
         self.restartFrames = restartFrames
         self.busyTimeout = busyTimeoutMilliseconds

@@ -1,3 +1,4 @@
+import BouncerStore
 import Dispatch
 import Synchronization
 
@@ -10,7 +11,8 @@ public final class ReaderPool: Sendable {
     init(connections: [Database]) {
         precondition(!connections.isEmpty, "a reader pool needs at least one connection")
         readers = connections.enumerated().map { index, connection in
-            (UncheckedBox(connection), DispatchQueue(label: "bouncer.store.reader.\(index)", qos: .userInitiated))
+            let queue = DispatchQueue(label: "bouncer.store.reader.\(index)", qos: .userInitiated)
+            return (UncheckedBox(connection, confinedTo: queue), queue)
         }
     }
 

@@ -1,3 +1,4 @@
+import BouncerStore
 import CSQLite
 
 /// A prepared statement. It finalizes itself when released; a `Database` keeps the ones it

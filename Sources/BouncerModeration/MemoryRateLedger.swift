@@ -2,75 +2,6 @@ import BouncerDomain
 import Locking
 import Synchronization
 
-/// What a rate rule notes of a message, to judge the sender's next ones by.
-public struct RateMark: Sendable, Equatable {
-    public var userID: String
-    public var ruleID: String
-    /// Earlier marks that hold one of these keys in the same place are its kin: the text's
-    /// fingerprint, the bands of its sketch, or one key for every message (a count of links). Each
-    /// key is made with its place in it (a band is hashed with where it starts), so a ledger that
-    /// matches keys in any place, as PostgreSQL's does, finds the same kin.
-    public var keys: [UInt64]
-    /// How much the message counts (its number of links; 1 for a flood).
-    public var weight: Int
-    /// The text's sketch, to confirm a near-duplicate found by a band (empty when not needed).
-    public var sketch: [UInt32]
-    /// Seconds since 1970.
-    public var at: Double
-    /// How far back kin count, in seconds.
-    public var window: Double
-    /// Most of the sender's marks of this rule worth keeping (the oldest go first past it): what
-    /// the rule can need, so that memory holds no more.
-    public var keep: Int
-
-    public init(userID: String, ruleID: String, keys: [UInt64], weight: Int, sketch: [UInt32], at: Double, window: Double,
-                keep: Int = MemoryRateLedger.maxMarksPerSender) {
-        self.userID = userID
-        self.ruleID = ruleID
-        self.keys = keys
-        self.weight = weight
-        self.sketch = sketch
-        self.at = at
-        self.window = window
-        self.keep = keep
-    }
-}
-
-/// An earlier message's mark, as a record finds it.
-public struct EarlierMark: Sendable, Equatable {
-    public var weight: Int
-    /// How alike its text's sketch and the new mark's are (`SketchSimilarity`): what confirms a
-    /// near-duplicate found by a band. 1 when either mark keeps no sketch (its keys matched).
-    public var likeness: Double
-
-    public init(weight: Int, likeness: Double) {
-        self.weight = weight
-        self.likeness = likeness
-    }
-
-    /// The likeness of a kept sketch to a new mark's.
-    public static func likeness<Kept: Collection<UInt32>>(of kept: Kept, to sketch: [UInt32]) -> Double {
-        kept.isEmpty || sketch.isEmpty ? 1 : SketchSimilarity.of(kept, sketch)
-    }
-}
-
-/// Where rate rules keep each sender's recent marks: in memory for one instance, in the shared
-/// database for several (`ServiceStore.sharedRateLedger`).
-public protocol RateLedger: Sendable {
-    /// Adds `marks` (one message's, any number of rules) and answers, for each in order, the
-    /// earlier marks of the same user and rule within its window that share one of its keys, each
-    /// earlier message once. `completion` may run before this returns.
-    func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void)
-
-    /// The same, answered at once by a ledger that never waits (one in memory): a send then
-    /// needs no completion made for it. Nil, with nothing recorded, from a ledger that may wait.
-    func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]?
-}
-
-extension RateLedger {
-    public func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]? { nil }
-}
-
 /// The ledger of one instance. Bounded: marks older than their window are dropped as the sender
 /// sends again, and by a sweep of every sender each `sweepInterval`; a sender keeps at most
 /// `maxMarksPerSender` marks a rule, and the ledger about `maxSenders` senders and `maxMarks`
@@ -258,7 +189,7 @@ public final class MemoryRateLedger: RateLedger {
     }
 
     /// The most any rule may keep a sender (`RateMark.keep`): four times the largest flood threshold.
-    public static let maxMarksPerSender = 400
+    public static let maxMarksPerSender = RateMark.maxKept
     public static let maxSenders = 200_000
     /// Marks held in all (a mark is about 170 bytes: its keys' tags and its sketch).
     public static let maxMarks = 1_000_000

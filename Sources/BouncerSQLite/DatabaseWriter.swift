@@ -1,3 +1,4 @@
+import BouncerStore
 import Dispatch
 import Locking
 
@@ -34,7 +35,7 @@ public final class DatabaseWriter: Sendable {
     }
 
     private let connection: UncheckedBox<Database>
-    private let dispatchQueue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
+    private let dispatchQueue: DispatchQueue
     private let pending = PendingWrites<WorkItem>()
     private let maxBatchSize: Int
     private let onBatch: @Sendable (BatchReport) -> Void
@@ -45,10 +46,12 @@ public final class DatabaseWriter: Sendable {
 
     init(connection: Database, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
          busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (BatchReport) -> Void) {
-        self.checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
-                                                         busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        self.hooks = UncheckedBox(hooks)
-        self.connection = UncheckedBox(connection)
+        let queue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
+        dispatchQueue = queue
+        checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
+                                                    busyTimeoutMilliseconds: busyTimeoutMilliseconds, queue: queue), confinedTo: queue)
+        self.hooks = UncheckedBox(hooks, confinedTo: queue)
+        self.connection = UncheckedBox(connection, confinedTo: queue)
         self.maxBatchSize = maxBatchSize
         self.onBatch = onBatch
     }
@@ -72,7 +75,7 @@ public final class DatabaseWriter: Sendable {
     /// most common write saves the two statements a savepoint costs.
     public func write<T: Sendable>(oneStatement: Bool = false, _ work: @escaping @Sendable (Database) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let result = UncheckedBox<Result<T, any Error>?>(nil)
+        let result = UncheckedBox<Result<T, any Error>?>(nil, confinedTo: dispatchQueue)
         let item = WorkItem(
             run: { database in
                 let outcome = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
@@ -152,41 +155,6 @@ public final class DatabaseWriter: Sendable {
         dispatchQueue.sync {
             drain()
             connection.value.close()
-        }
-    }
-}
-
-/// Work that rides in every group's transaction, after the group's writes and before its
-/// COMMIT, so that its pages go out under the group's sync: a table derived from the writes,
-/// kept in step in batches (`ChannelIndex`). Called only on the writer's queue. Its failure
-/// does not fail the group's writes, unless SQLite rolled the transaction back under it; it is
-/// reported with the group.
-public protocol GroupCommitHook: AnyObject {
-    /// Names the hook in `BatchReport.hookFailures`.
-    var name: String { get }
-    /// Runs in the group's open transaction, after its `writes` writes.
-    func beforeCommit(writes: Int, _ database: Database) -> DatabaseError?
-}
-
-/// A hook's error in one group.
-public struct HookFailure: Sendable {
-    public var hook: String
-    public var error: DatabaseError
-}
-
-/// Holds a value that is only ever touched on one serial queue at a time; the queue discipline,
-/// not the compiler, is what makes it safe to share.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-public enum StoreError: Error, Sendable, CustomStringConvertible {
-    case closed
-
-    public var description: String {
-        switch self {
-        case .closed: "the store is closed"
         }
     }
 }

@@ -1,4 +1,5 @@
-import BouncerStore
+import BouncerDomain
+import BouncerModeration
 import Locking
 import Testing
 

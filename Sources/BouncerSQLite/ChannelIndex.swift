@@ -1,4 +1,5 @@
 import BouncerDomain
+import BouncerStore
 /// `channel_messages`, each channel's message sequences in order, brought up to date with the
 /// messages table in batches (migrations/0008_channel_messages.sql says why).
 ///
@@ -15,7 +16,7 @@ public final class ChannelIndex: GroupCommitHook {
     /// about 50 pages, where an index entry written with each send wrote about 440. Larger
     /// batches save little more, make their group's commit wait longer, and make readers scan
     /// more rows.
-    public static let defaultBatchSize = 512
+    public static let defaultBatchSize = StoreConfiguration().channelIndexBatchSize
 
     let batchSize: Int
     /// Writes counted since the last batch; only touched on the writer's queue.

@@ -1,3 +1,4 @@
+import BouncerStore
 import CSQLite
 
 /// One SQLite connection. Not Sendable on purpose: a connection is used from one serial queue at a

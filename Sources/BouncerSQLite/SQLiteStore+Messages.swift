@@ -1,4 +1,5 @@
 import BouncerDomain
+import BouncerStore
 
 extension SQLiteStore: MessageRepository {
     private static let channelPage = ChannelIndex.pageSQL(columns: MessageSQL.columnList, visibleToViewer: false)

@@ -1,0 +1,16 @@
+/// Where rate rules keep each sender's recent marks: in memory for one instance, in the shared
+/// database for several (`ServiceStore.sharedRateLedger`).
+public protocol RateLedger: Sendable {
+    /// Adds `marks` (one message's, any number of rules) and answers, for each in order, the
+    /// earlier marks of the same user and rule within its window that share one of its keys, each
+    /// earlier message once. `completion` may run before this returns.
+    func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void)
+
+    /// The same, answered at once by a ledger that never waits (one in memory): a send then
+    /// needs no completion made for it. Nil, with nothing recorded, from a ledger that may wait.
+    func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]?
+}
+
+extension RateLedger {
+    public func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]? { nil }
+}
