@@ -94,10 +94,10 @@ public struct CombinedInsert: Sendable {
     }
 
     /// The keys inserted, with their returned column, from the statement's result.
-    func inserted(_ result: PostgresResult) -> [String: Int64] {
+    func inserted(_ result: PostgresResult) throws(RowDecodingError) -> [String: Int64] {
         var inserted: [String: Int64] = [:]
         for row in result.rows {
-            if let key = row.get("key", as: String.self), let value = row.get("returned", as: Int64.self) { inserted[key] = value }
+            inserted[try row.decode("key", as: String.self)] = try row.decode("returned", as: Int64.self)
         }
         return inserted
     }
@@ -107,7 +107,13 @@ public struct CombinedInsert: Sendable {
     /// children and events alone).
     func insert(_ rows: [Row], _ connection: PostgresConnection) throws(PostgresError) -> [String: Int64] {
         let statement = statement(Self.firstOfEachKey(rows))
-        return inserted(try connection.query(statement.sql, statement.arguments))
+        let result = try connection.query(statement.sql, statement.arguments)
+        do {
+            return try inserted(result)
+        } catch {
+            // An answer of another shape than the statement's: the code and the schema disagree.
+            throw PostgresError(sqlState: "XX000", message: "the insert's answer cannot be read: \(error)", sql: statement.sql)
+        }
     }
 
     static func firstOfEachKey(_ rows: [Row]) -> [Row] {

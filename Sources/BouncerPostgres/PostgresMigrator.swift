@@ -74,8 +74,8 @@ public struct PostgresMigrator: Sendable {
     private func appliedRecords(_ connection: PostgresConnection) throws -> [Int: Migrator.Record] {
         var records: [Int: Migrator.Record] = [:]
         for row in try connection.fetchAll("SELECT version, name, checksum, applied_at FROM schema_migrations") {
-            records[row.get("version") ?? 0] = Migrator.Record(name: row.get("name") ?? "", checksum: row.get("checksum") ?? "",
-                                                               appliedAt: row.get("applied_at") ?? "")
+            records[try row.decode("version")] = Migrator.Record(name: try row.decode("name"), checksum: try row.decode("checksum"),
+                                                               appliedAt: try row.decode("applied_at"))
         }
         return records
     }

@@ -62,9 +62,9 @@ final class PostgresRateLedger: RateLedger {
         let rows = try connection.fetchAll(sql, [.text(mark.userID), .text(mark.ruleID), .text(keys), .real(mark.at - mark.window),
                                                  .integer(Int64.random(in: 1...Int64.max)), .integer(Int64(mark.weight)), sketch,
                                                  .real(mark.at)])
-        return rows.map { row in
-            EarlierMark(weight: Int(row.get("weight", as: Int64.self) ?? 1),
-                        likeness: EarlierMark.likeness(of: parse(row.get("sketch", as: String.self)), to: mark.sketch))
+        return try rows.map { row in
+            EarlierMark(weight: Int(try row.decode("weight", as: Int64.self)),
+                        likeness: EarlierMark.likeness(of: parse(try row.decodeIfPresent("sketch", as: String.self)), to: mark.sketch))
         }
     }
 

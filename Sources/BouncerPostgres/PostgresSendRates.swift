@@ -77,8 +77,8 @@ final class PostgresSendRates: SharedSendRates {
                 for user in chunk { arguments += [.text(user), .integer(Int64(wanted[user] ?? 0))] }
                 let rows = try session.runHere { connection in try connection.fetchAll(Self.sql(rows: chunk.count), arguments) }
                 for row in rows {
-                    guard let user = row.get("user_id", as: String.self) else { continue }
-                    granted[user] = (Int(row.get("granted", as: Int64.self) ?? 0), row.get("tokens", as: Double.self) ?? 0)
+                    let user: String = try row.decode("user_id")
+                    granted[user] = (Int(try row.decode("granted", as: Int64.self)), try row.decode("tokens", as: Double.self))
                 }
             }
         } catch {

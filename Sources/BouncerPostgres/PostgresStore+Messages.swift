@@ -22,7 +22,7 @@ extension PostgresStore: MessageRepository {
         // the group run again with savepoints: the usual send skips a savepoint's round trips.
         writer.write({ connection in
             try MessageSQL.send(message, flags: flags, events: events, sender: sender, connection) { connection in
-                try connection.fetchOne(Self.insertMessage, values)?.get("sequence", as: Int64.self)
+                try connection.fetchOne(Self.insertMessage, values)?.decode("sequence", as: Int64.self)
             }
         }, needsSavepoint: false, combinable: combinable, completion: completion)
     }

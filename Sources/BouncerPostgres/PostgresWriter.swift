@@ -184,7 +184,7 @@ public final class PostgresWriter: Sendable {
             let inserted = try session.runHere { connection in
                 let statements = opening.map { (sql: $0, arguments: [DatabaseValue]()) }
                     + [combinedInsert.statement(rows), (sql: "COMMIT", arguments: [])]
-                return combinedInsert.inserted(try connection.pipeline(statements)[opening.count])
+                return try combinedInsert.inserted(try connection.pipeline(statements)[opening.count])
             }
             var claimed = Set<String>()
             var leftovers: [Int] = []

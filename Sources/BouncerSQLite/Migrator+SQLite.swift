@@ -54,8 +54,8 @@ extension Migrator {
     private func appliedRecords(_ database: Database) throws -> [Int: Record] {
         var records: [Int: Record] = [:]
         for row in try database.fetchAll("SELECT version, name, checksum, applied_at FROM schema_migrations") {
-            records[row.get("version") ?? 0] = Record(name: row.get("name") ?? "", checksum: row.get("checksum") ?? "",
-                                                      appliedAt: row.get("applied_at") ?? "")
+            records[try row.decode("version")] = Record(name: try row.decode("name"), checksum: try row.decode("checksum"),
+                                                      appliedAt: try row.decode("applied_at"))
         }
         return records
     }

@@ -21,7 +21,7 @@ extension SQLiteStore: RuleRepository {
     public static func readAllRules(_ database: Database) throws -> [StoredRule] {
         var rules: [StoredRule] = []
         try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
-            rules.append(storedRule { $0 < matchingColumnCount ? statement.value(at: Int32($0)) : .null })
+            rules.append(try storedRule(columns: matchingColumnCount) { statement.value(at: Int32($0)) })
         }
         return rules
     }

@@ -155,12 +155,12 @@ extension SQLStore {
             if !messageIDs.isEmpty {
                 let marks = Self.marks(messageIDs.count)
                 for row in try database.fetchAll("SELECT \(MessageSQL.columns) FROM messages WHERE id IN (\(marks))", messageIDs) {
-                    let message = MessageSQL.message(row)
+                    let message = try MessageSQL.message(row)
                     messages[message.id] = message
                 }
                 for row in try database.fetchAll(
                     "SELECT \(Self.flagColumns) FROM flags WHERE message_id IN (\(marks)) ORDER BY message_id, id LIMIT 10000", messageIDs) {
-                    let flag = Self.storedFlag(row)
+                    let flag = try Self.storedFlag(row)
                     flags[flag.messageID, default: []].append(flag)
                 }
                 for row in try database.fetchAll(
@@ -168,9 +168,9 @@ extension SQLStore {
                     SELECT message_id, revision, text, state, moderation, created_at FROM message_revisions
                     WHERE message_id IN (\(marks)) ORDER BY message_id, revision LIMIT 10000
                     """, messageIDs) {
-                    revisions[row.get("message_id") ?? "", default: []].append(
-                        MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? .delivered,
-                                        moderation: row.get("moderation"), createdAt: row.get("created_at") ?? ""))
+                    revisions[try row.decode("message_id"), default: []].append(
+                        MessageRevision(revision: try row.decode("revision"), text: try row.decode("text"), state: try row.decode("state"),
+                                        moderation: try row.decodeIfPresent("moderation"), createdAt: try row.decode("created_at")))
                 }
             }
             if !banned.isEmpty {
@@ -179,7 +179,7 @@ extension SQLStore {
                     SELECT user_id, reason, shadow, expires_at, created_by, created_at FROM bans
                     WHERE user_id IN (\(Self.marks(banned.count))) AND (expires_at IS NULL OR expires_at > ?)
                     """, banned + [.text(Timestamp.now())]) {
-                    let ban = Self.storedBan(row)
+                    let ban = try Self.storedBan(row)
                     bans[ban.userID] = ban
                 }
             }
@@ -199,7 +199,7 @@ extension SQLStore {
                              events: @escaping @Sendable (AppealDecision) throws -> [NewEvent]) async throws -> AppealDecisionOutcome {
         try await write { database in
             guard let row = try database.fetchOne("SELECT \(Self.appealColumns) FROM appeals WHERE id = ?", [.text(id)]) else { return .notFound }
-            var appeal = Self.storedAppeal(row)
+            var appeal = try Self.storedAppeal(row)
             guard appeal.state == "open" else { return .alreadyDecided }
             appeal.state = overturn ? "overturned" : "upheld"
             appeal.decidedBy = moderator
@@ -274,10 +274,10 @@ extension SQLStore {
 
     private static func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
 
-    static func storedAppeal(_ row: Row) -> StoredAppeal {
-        StoredAppeal(id: row.get("id") ?? "", targetType: row.get("target_type") ?? "", targetID: row.get("target_id") ?? "",
-                     userID: row.get("user_id") ?? "", reason: row.get("reason") ?? "", state: row.get("state") ?? "open",
-                     decidedBy: row.get("decided_by"), decidedAt: row.get("decided_at"), note: row.get("note"),
-                     createdAt: row.get("created_at") ?? "")
+    static func storedAppeal(_ row: Row) throws(RowDecodingError) -> StoredAppeal {
+        StoredAppeal(id: try row.decode("id"), targetType: try row.decode("target_type"), targetID: try row.decode("target_id"),
+                     userID: try row.decode("user_id"), reason: try row.decode("reason"), state: try row.decode("state"),
+                     decidedBy: try row.decodeIfPresent("decided_by"), decidedAt: try row.decodeIfPresent("decided_at"), note: try row.decodeIfPresent("note"),
+                     createdAt: try row.decode("created_at"))
     }
 }

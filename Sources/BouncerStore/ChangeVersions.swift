@@ -16,8 +16,9 @@ extension SQLStore {
         try await read { database in
             var versions: [ChangeTopic: UInt64] = [:]
             for row in try database.fetchAll("SELECT topic, version FROM change_versions", []) {
-                guard let topic = (row.get("topic", as: String.self)).flatMap(ChangeTopic.init(rawValue:)) else { continue }
-                versions[topic] = UInt64(row.get("version", as: Int64.self) ?? 0)
+                // A topic this release does not know is a newer release's, sharing the database.
+                guard let topic = ChangeTopic(rawValue: try row.decode("topic")) else { continue }
+                versions[topic] = UInt64(try row.decode("version", as: Int64.self))
             }
             return versions
         }

@@ -70,8 +70,8 @@ extension SQLStore {
         }
     }
 
-    static func storedEvent(_ row: Row) -> StoredEvent {
-        StoredEvent(id: row.get("id") ?? 0, type: row.get("type") ?? "", createdAt: row.get("created_at") ?? "", data: row.get("data") ?? "null")
+    static func storedEvent(_ row: Row) throws(RowDecodingError) -> StoredEvent {
+        StoredEvent(id: try row.decode("id"), type: try row.decode("type"), createdAt: try row.decode("created_at"), data: try row.decode("data"))
     }
 
     public func lastEventID() async throws -> Int64 {

@@ -143,7 +143,7 @@ extension SQLStore {
             if let existing = try database.fetchOne(
                 "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
                 [.text(messageID), .text(reporter.userID)]) {
-                return .existing(Self.storedFlag(existing))
+                return .existing(try Self.storedFlag(existing))
             }
             let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
                                   details: details, custom: custom, ruleID: nil, state: .open, resolution: nil, resolvedBy: nil,
@@ -159,7 +159,7 @@ extension SQLStore {
             if database.changes == 0, let existing = try database.fetchOne(
                 "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
                 [.text(messageID), .text(reporter.userID)]) {
-                return .existing(Self.storedFlag(existing))
+                return .existing(try Self.storedFlag(existing))
             }
             var hid = false
             if hideThreshold > 0, !message.hidden {
@@ -246,15 +246,15 @@ extension SQLStore {
         return try await read { database in
             let entries = try database.fetchAll(query, bound)
             guard !entries.isEmpty else { return [] }
-            let messages = entries.map(MessageSQL.message)
+            let messages = try entries.map(MessageSQL.message)
             let flags = try database.fetchAll(Self.openFlagsSQL(messages: messages.count), messages.map { .text($0.id) }).map(Self.storedFlag)
             let flagsByMessage = Dictionary(grouping: flags, by: \.messageID)
-            return zip(entries, messages).map { row, message in
+            return try zip(entries, messages).map { row, message in
                 let flags = flagsByMessage[message.id] ?? []
                 var counts: [String: Int] = [:]
                 for flag in flags { counts[flag.reason, default: 0] += 1 }
                 return ReviewItem(message: message, flags: flags, countsByReason: counts,
-                                  firstFlagAt: row.get("first_flag_at") ?? "", lastFlagAt: row.get("last_flag_at") ?? "")
+                                  firstFlagAt: try row.decode("first_flag_at"), lastFlagAt: try row.decode("last_flag_at"))
             }
         }
     }
@@ -291,12 +291,12 @@ extension SQLStore {
     /// A row of `flagColumns`, read by position: every statement that reads flags selects those
     /// columns in that order, and a page of the review queue reads hundreds of flags (looking each
     /// column up by name cost more than reading it).
-    static func storedFlag(_ row: Row) -> StoredFlag {
+    static func storedFlag(_ row: Row) throws(RowDecodingError) -> StoredFlag {
         assert(row.columnNames == flagColumnList, "flags are read with flagColumns, in order")
-        return StoredFlag(id: row.get(0) ?? "", messageID: row.get(1) ?? "", channelID: row.get(2) ?? "",
-                          reporterID: row.get(3) ?? "", reason: row.get(4) ?? "", details: row.get(5),
-                          custom: row.get(6), ruleID: row.get(7), state: row.get(8) ?? .open,
-                          resolution: row.get(9), resolvedBy: row.get(10), resolvedAt: row.get(11),
-                          createdAt: row.get(12) ?? "")
+        return StoredFlag(id: try row.decode(0), messageID: try row.decode(1), channelID: try row.decode(2),
+                          reporterID: try row.decode(3), reason: try row.decode(4), details: try row.decodeIfPresent(5),
+                          custom: try row.decodeIfPresent(6), ruleID: try row.decodeIfPresent(7), state: try row.decode(8),
+                          resolution: try row.decodeIfPresent(9), resolvedBy: try row.decodeIfPresent(10), resolvedAt: try row.decodeIfPresent(11),
+                          createdAt: try row.decode(12))
     }
 }

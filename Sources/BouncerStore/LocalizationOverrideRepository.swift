@@ -68,8 +68,7 @@ extension SQLStore {
     private static func readOverrides(_ database: Connection) throws -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         for row in try database.fetchAll("SELECT locale, key, value FROM localization_overrides") {
-            guard let locale = row.get("locale", as: String.self), let key = row.get("key", as: String.self),
-                  let value = row.get("value", as: String.self) else { continue }
+            let locale: String = try row.decode("locale"), key: String = try row.decode("key"), value: String = try row.decode("value")
             result[locale, default: [:]][key] = value
         }
         return result

@@ -18,7 +18,7 @@ extension SQLStore {
     public func matrixRooms(of userID: String, limit: Int) async throws -> [String] {
         try await read { database in
             try database.fetchAll("SELECT room_id FROM matrix_rooms WHERE user_id = ? ORDER BY first_seen_at, room_id LIMIT ?",
-                                  [.text(userID), .integer(Int64(limit))]).compactMap { $0.get("room_id", as: String.self) }
+                                  [.text(userID), .integer(Int64(limit))]).map { try $0.decode("room_id", as: String.self) }
         }
     }
 }

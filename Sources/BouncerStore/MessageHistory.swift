@@ -67,8 +67,8 @@ final class SQLHistoryReader<Connection: SQLConnection>: HistoryReader {
             SELECT sequence, id, channel_id, coalesce(original_text, text) AS text, state FROM messages
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence DESC LIMIT ?
             """, arguments).map { row in
-            HistoryMessage(sequence: row.get("sequence") ?? 0, id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "",
-                           text: row.get("text") ?? "", state: row.get("state") ?? .delivered)
+            HistoryMessage(sequence: try row.decode("sequence"), id: try row.decode("id"), channelID: try row.decode("channel_id"),
+                           text: try row.decode("text"), state: try row.decode("state"))
         }
     }
 
@@ -83,7 +83,7 @@ final class SQLHistoryReader<Connection: SQLConnection>: HistoryReader {
                 WHERE message_id IN (\(marks)) AND state = 'resolved' AND resolution IS NOT NULL
                 ORDER BY resolved_at, id
                 """, chunk.map { .text($0) }) {
-                if let id: String = row.get("message_id"), let resolution: String = row.get("resolution") { resolutions[id] = resolution }
+                resolutions[try row.decode("message_id", as: String.self)] = try row.decode("resolution", as: String.self)
             }
         }
         return resolutions

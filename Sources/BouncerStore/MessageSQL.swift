@@ -11,16 +11,16 @@ public enum MessageSQL {
         try database.fetchOne("SELECT \(columns) FROM messages WHERE id = ?", [.text(id)]).map(message)
     }
 
-    public static func message(_ row: Row) -> StoredMessage {
+    public static func message(_ row: Row) throws(RowDecodingError) -> StoredMessage {
         var message = StoredMessage(
-            id: row.get("id") ?? "", channelID: row.get("channel_id") ?? "", userID: row.get("user_id") ?? "",
-            text: row.get("text") ?? "", originalText: row.get("original_text"), state: row.get("state") ?? .delivered,
-            parentID: row.get("parent_id"), custom: row.get("custom"), moderation: row.get("moderation"),
-            bounceAction: row.get("bounce_action"), flagged: row.get("flagged") ?? false, edited: row.get("edited") ?? false,
-            createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
-        message.sequence = row.get("sequence") ?? 0
-        message.hidden = row.get("hidden") ?? false
-        message.removedBy = row.get("removed_by")
+            id: try row.decode("id"), channelID: try row.decode("channel_id"), userID: try row.decode("user_id"),
+            text: try row.decode("text"), originalText: try row.decodeIfPresent("original_text"), state: try row.decode("state"),
+            parentID: try row.decodeIfPresent("parent_id"), custom: try row.decodeIfPresent("custom"), moderation: try row.decodeIfPresent("moderation"),
+            bounceAction: try row.decodeIfPresent("bounce_action"), flagged: try row.decode("flagged"), edited: try row.decode("edited"),
+            createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+        message.sequence = try row.decode("sequence")
+        message.hidden = try row.decode("hidden")
+        message.removedBy = try row.decodeIfPresent("removed_by")
         return message
     }
 
@@ -131,8 +131,8 @@ extension SQLStore {
             try database.fetchAll(
                 "SELECT revision, text, state, moderation, created_at FROM message_revisions WHERE message_id = ? AND revision > ? ORDER BY revision LIMIT ?",
                 [.text(id), .integer(Int64(after)), .integer(Int64(limit))]).map { row in
-                MessageRevision(revision: row.get("revision") ?? 0, text: row.get("text") ?? "", state: row.get("state") ?? .delivered,
-                                moderation: row.get("moderation"), createdAt: row.get("created_at") ?? "")
+                MessageRevision(revision: try row.decode("revision"), text: try row.decode("text"), state: try row.decode("state"),
+                                moderation: try row.decodeIfPresent("moderation"), createdAt: try row.decode("created_at"))
             }
         }
     }

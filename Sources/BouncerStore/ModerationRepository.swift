@@ -159,9 +159,9 @@ extension SQLStore {
         let bound = arguments
         return try await read { database in
             try database.fetchAll(sql, bound).map { row in
-                AuditEntry(id: row.get("id") ?? "", actorID: row.get("actor_id") ?? "", action: row.get("action") ?? "",
-                           targetType: row.get("target_type") ?? "", targetID: row.get("target_id") ?? "", note: row.get("note"),
-                           details: row.get("details"), createdAt: row.get("created_at") ?? "")
+                AuditEntry(id: try row.decode("id"), actorID: try row.decode("actor_id"), action: try row.decode("action"),
+                           targetType: try row.decode("target_type"), targetID: try row.decode("target_id"), note: try row.decodeIfPresent("note"),
+                           details: try row.decodeIfPresent("details"), createdAt: try row.decode("created_at"))
             }
         }
     }
@@ -185,8 +185,8 @@ extension SQLStore {
              entry.note.map(DatabaseValue.text) ?? .null, entry.details.map(DatabaseValue.text) ?? .null, .text(entry.createdAt)])
     }
 
-    static func storedBan(_ row: Row) -> StoredBan {
-        StoredBan(userID: row.get("user_id") ?? "", reason: row.get("reason"), shadow: row.get("shadow") ?? false,
-                  expiresAt: row.get("expires_at"), createdBy: row.get("created_by") ?? "", createdAt: row.get("created_at") ?? "")
+    static func storedBan(_ row: Row) throws(RowDecodingError) -> StoredBan {
+        StoredBan(userID: try row.decode("user_id"), reason: try row.decodeIfPresent("reason"), shadow: try row.decode("shadow"),
+                  expiresAt: try row.decodeIfPresent("expires_at"), createdBy: try row.decode("created_by"), createdAt: try row.decode("created_at"))
     }
 }

@@ -169,7 +169,7 @@ extension SQLStore {
     /// Every rule with what matching needs (`SQLStore.readAllRules`'s default).
     public static func readAllRules(_ connection: Connection) throws -> [StoredRule] {
         try connection.fetchAll("SELECT \(matchingColumns) FROM rules ORDER BY id").map { row in
-            storedRule { $0 < row.values.count ? row[$0] : .null }
+            try storedRule(columns: matchingColumnCount) { row[$0] }
         }
     }
 
@@ -206,18 +206,30 @@ extension SQLStore {
 
     /// A row of `ruleColumns`, read by position: a start reads every rule, and finding 12 columns
     /// by name in each of 100,000 rows was a good part of that.
-    private static func storedRule(_ row: Row) -> StoredRule { storedRule { row[$0] } }
+    private static func storedRule(_ row: Row) throws(RowDecodingError) -> StoredRule {
+        try storedRule(columns: row.values.count) { row[$0] }
+    }
 
-    package static func storedRule(_ column: (Int) -> DatabaseValue) -> StoredRule {
-        func get<T: DatabaseValueConvertible>(_ index: Int) -> T? { T(databaseValue: column(index)) }
-        // The columns' CHECK constraints admit only the known kinds and actions.
-        let kind: RuleKind = get(2) ?? .word
-        let definition = RuleDefinition(id: get(0) ?? "", name: get(1) ?? "", kind: kind, pattern: get(3) ?? "",
-                                        action: get(4), channels: decodeChannels(get(5) ?? "[]"), enabled: get(6) ?? true,
-                                        priority: get(7) ?? 0, inflections: get(8), mode: get(9) ?? .enforce,
-                                        params: decodeParams(get(10), kind: kind), exemptRoles: decodeRoles(get(11) ?? "[]"),
-                                        newUsersOnlySeconds: get(12))
-        return StoredRule(definition, createdAt: get(13) ?? "", updatedAt: get(14) ?? "", createdBy: get(15) ?? "")
+    /// A rule from its first `columns` columns of `ruleColumns`: all of them, or the
+    /// `matchingColumnCount` that matching needs (a rule read for the engine has no times).
+    package static func storedRule(columns: Int, _ column: (Int) -> DatabaseValue) throws(RowDecodingError) -> StoredRule {
+        func value<T: DatabaseValueConvertible>(_ index: Int) throws(RowDecodingError) -> T {
+            try Row.decode(column(index), column: "rules #\(index)")
+        }
+        func valueIfPresent<T: DatabaseValueConvertible>(_ index: Int) throws(RowDecodingError) -> T? {
+            let found = column(index)
+            if case .null = found { return nil }
+            let decoded: T = try Row.decode(found, column: "rules #\(index)")
+            return decoded
+        }
+        let kind: RuleKind = try value(2)
+        let definition = RuleDefinition(id: try value(0), name: try value(1), kind: kind, pattern: try value(3),
+                                        action: try valueIfPresent(4), channels: decodeChannels(try value(5)), enabled: try value(6),
+                                        priority: try value(7), inflections: try valueIfPresent(8), mode: try value(9),
+                                        params: decodeParams(try valueIfPresent(10), kind: kind), exemptRoles: decodeRoles(try value(11)),
+                                        newUsersOnlySeconds: try valueIfPresent(12))
+        guard columns > matchingColumnCount else { return StoredRule(definition, createdAt: "", updatedAt: "", createdBy: "") }
+        return StoredRule(definition, createdAt: try value(13), updatedAt: try value(14), createdBy: try value(15))
     }
 
     static func encodeChannels(_ channels: [String]) -> String {

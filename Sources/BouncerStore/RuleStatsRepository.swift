@@ -92,7 +92,7 @@ extension SQLStore {
             var stats: [String: RuleStats] = [:]
             let only = ruleID.map { [DatabaseValue.text($0)] } ?? []
             for row in try database.fetchAll("SELECT id FROM rules" + (ruleID == nil ? "" : " WHERE id = ?"), only) {
-                let id: String = row.get("id") ?? ""
+                let id: String = try row.decode("id")
                 stats[id] = RuleStats(ruleID: id)
             }
             var hitConditions = ["hour >= ?", "hour < ?"]
@@ -110,9 +110,10 @@ extension SQLStore {
                 SELECT rule_id, CAST(sum(enforced) AS BIGINT) AS enforced, CAST(sum(observed) AS BIGINT) AS observed FROM rule_hits
                 WHERE \(hitConditions.joined(separator: " AND ")) GROUP BY rule_id
                 """, hitArguments) {
-                guard let id: String = row.get("rule_id"), stats[id] != nil else { continue }
-                stats[id]?.enforcedHits = Int(row.get("enforced") ?? Int64(0))
-                stats[id]?.observedHits = Int(row.get("observed") ?? Int64(0))
+                let id: String = try row.decode("rule_id")
+                guard stats[id] != nil else { continue }
+                stats[id]?.enforcedHits = try row.decode("enforced", as: Int.self)
+                stats[id]?.observedHits = try row.decode("observed", as: Int.self)
             }
             let reviewFilter = reviewConditions.isEmpty ? "" : "WHERE " + reviewConditions.joined(separator: " AND ")
             for row in try database.fetchAll("""
@@ -120,9 +121,10 @@ extension SQLStore {
                        sum(CASE WHEN outcome = 'dismissed' THEN 1 ELSE 0 END) AS dismissed
                 FROM rule_reviews \(reviewFilter) GROUP BY rule_id
                 """, reviewArguments) {
-                guard let id: String = row.get("rule_id"), stats[id] != nil else { continue }
-                stats[id]?.confirmed = Int(row.get("confirmed") ?? Int64(0))
-                stats[id]?.dismissed = Int(row.get("dismissed") ?? Int64(0))
+                let id: String = try row.decode("rule_id")
+                guard stats[id] != nil else { continue }
+                stats[id]?.confirmed = try row.decode("confirmed", as: Int.self)
+                stats[id]?.dismissed = try row.decode("dismissed", as: Int.self)
             }
             return stats
         }

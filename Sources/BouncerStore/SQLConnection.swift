@@ -20,9 +20,12 @@ extension SQLConnection {
 
     public func fetchOne(_ sql: String) throws -> Row? { try fetchOne(sql, []) }
 
+    /// The first column of the first row: nil when there is no row or the value is NULL; throws
+    /// `RowDecodingError` when it is of another type (a sum PostgreSQL returns as NUMERIC).
     public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [],
                                                         as type: T.Type = T.self) throws -> T? {
-        try fetchOne(sql, arguments).flatMap { T(databaseValue: $0[0]) }
+        guard let row = try fetchOne(sql, arguments) else { return nil }
+        return try row.decodeIfPresent(0)
     }
 }
 

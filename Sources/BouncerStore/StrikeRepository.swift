@@ -70,9 +70,9 @@ public enum Strikes {
     /// The most strikes a user's list shows (a policy's highest step is at most 1,000).
     public static let maxListed = 1000
 
-    static func strike(_ row: Row) -> StoredStrike {
-        StoredStrike(id: row.get("id") ?? "", userID: row.get("user_id") ?? "", reason: row.get("reason") ?? "",
-                     messageID: row.get("message_id"), createdAt: row.get("created_at") ?? "", expiresAt: row.get("expires_at") ?? "")
+    static func strike(_ row: Row) throws(RowDecodingError) -> StoredStrike {
+        StoredStrike(id: try row.decode("id"), userID: try row.decode("user_id"), reason: try row.decode("reason"),
+                     messageID: try row.decodeIfPresent("message_id"), createdAt: try row.decode("created_at"), expiresAt: try row.decode("expires_at"))
     }
 
     /// Takes back the strike for `messageID`, if it has one in force.
@@ -112,7 +112,7 @@ extension SQLStore {
         if let current = try database.fetchOne(
             "SELECT expires_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)", [.text(strike.userID), .text(now)]) {
             // A ban for good, or one that ends no sooner than the policy's, stays as it is.
-            guard let currentEnd: String = current.get("expires_at") else { return added }
+            guard let currentEnd: String = try current.decodeIfPresent("expires_at") else { return added }
             if let end = ban.expiresAt, currentEnd >= end { return added }
         }
         let record = try terms.banRecord(ban)

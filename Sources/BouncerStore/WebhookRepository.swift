@@ -155,7 +155,8 @@ extension SQLStore {
                 INSERT INTO webhook_deliveries (webhook_id, message_id, event_type, payload, state, next_attempt_at, created_at, updated_at)
                 VALUES (?, 'test', ?, ?, 'pending', ?, ?, ?) RETURNING id
                 """, [.text(webhookID), .text(eventType), .text(payload), .text(now), .text(now), .text(now)])
-            guard let id = row?.get("id", as: Int64.self) else { return nil }
+            guard let row else { return nil }
+            let id: Int64 = try row.decode("id")
             try database.execute("UPDATE webhook_deliveries SET message_id = ? WHERE id = ?", [.text("test_\(id)"), .integer(id)])
             return try database.fetchOne("SELECT \(Self.deliveryColumns) FROM webhook_deliveries WHERE id = ?", [.integer(id)])
                 .map(Self.delivery)
@@ -170,9 +171,10 @@ extension SQLStore {
                 """, [.text(webhookID)]) != nil else { return 0 }
             // The update takes the webhook's row lock (PostgreSQL) for the rest of the transaction.
             guard let hook = try database.fetchOne(
-                "UPDATE webhooks SET cursor = cursor WHERE id = ? AND enabled = 1 RETURNING cursor, types", [.text(webhookID)]),
-                  let cursor = hook.get("cursor", as: Int64.self) else { return 0 }
-            let types = Self.decodeTypes(hook.get("types") ?? "[]")
+                "UPDATE webhooks SET cursor = cursor WHERE id = ? AND enabled = 1 RETURNING cursor, types", [.text(webhookID)])
+            else { return 0 }
+            let cursor: Int64 = try hook.decode("cursor")
+            let types = Self.decodeTypes(try hook.decode("types"))
             let events = try database.fetchAll("SELECT id, type, created_at, data FROM events WHERE id > ? ORDER BY id LIMIT ?",
                                                [.integer(cursor), .integer(Int64(limit))]).map(Self.storedEvent)
             guard let last = events.last?.id else { return 0 }
@@ -271,17 +273,17 @@ extension SQLStore {
         (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 
-    private static func webhook(_ row: Row) -> StoredWebhook {
-        StoredWebhook(id: row.get("id") ?? "", url: row.get("url") ?? "", types: decodeTypes(row.get("types") ?? "[]"),
-                      description: row.get("description"), secret: row.get("secret") ?? "", enabled: (row.get("enabled", as: Int.self) ?? 0) == 1,
-                      disabledReason: row.get("disabled_reason"), createdAt: row.get("created_at") ?? "", updatedAt: row.get("updated_at") ?? "")
+    private static func webhook(_ row: Row) throws(RowDecodingError) -> StoredWebhook {
+        StoredWebhook(id: try row.decode("id"), url: try row.decode("url"), types: decodeTypes(try row.decode("types")),
+                      description: try row.decodeIfPresent("description"), secret: try row.decode("secret"), enabled: (try row.decode("enabled", as: Int.self)) == 1,
+                      disabledReason: try row.decodeIfPresent("disabled_reason"), createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }
 
-    private static func delivery(_ row: Row) -> WebhookDelivery {
-        WebhookDelivery(id: row.get("id") ?? 0, webhookID: row.get("webhook_id") ?? "", messageID: row.get("message_id") ?? "",
-                        eventType: row.get("event_type") ?? "", payload: row.get("payload") ?? "", state: row.get("state") ?? .failed,
-                        attempts: row.get("attempts") ?? 0, nextAttemptAt: row.get("next_attempt_at") ?? "",
-                        lastStatus: row.get("last_status"), lastError: row.get("last_error"), createdAt: row.get("created_at") ?? "",
-                        updatedAt: row.get("updated_at") ?? "")
+    private static func delivery(_ row: Row) throws(RowDecodingError) -> WebhookDelivery {
+        WebhookDelivery(id: try row.decode("id"), webhookID: try row.decode("webhook_id"), messageID: try row.decode("message_id"),
+                        eventType: try row.decode("event_type"), payload: try row.decode("payload"), state: try row.decode("state"),
+                        attempts: try row.decode("attempts"), nextAttemptAt: try row.decode("next_attempt_at"),
+                        lastStatus: try row.decodeIfPresent("last_status"), lastError: try row.decodeIfPresent("last_error"), createdAt: try row.decode("created_at"),
+                        updatedAt: try row.decode("updated_at"))
     }
 }

@@ -81,8 +81,8 @@ import TestSupport
             let database = try Database(path: directory.path("data/bouncer.sqlite3"), mode: .readOnly)
             return try database.fetchAll("SELECT id, reporter_id, reason, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
                                          [.text(id)]).map { row in
-                NewFlag(id: row.get("id") ?? "", messageID: id, channelID: "", reporterID: row.get("reporter_id") ?? "",
-                        reason: row.get("reason") ?? "", ruleID: row.get("rule_id"), createdAt: row.get("created_at") ?? "")
+                NewFlag(id: try row.decodeIfPresent("id") ?? "", messageID: id, channelID: "", reporterID: try row.decodeIfPresent("reporter_id") ?? "",
+                        reason: try row.decodeIfPresent("reason") ?? "", ruleID: try row.decodeIfPresent("rule_id"), createdAt: try row.decodeIfPresent("created_at") ?? "")
             }
         }
     }

@@ -20,11 +20,11 @@ import TestSupport
         let values: [DatabaseValue] = Self.awkwardTexts.map(DatabaseValue.text) + [.null]
         let back = try connection.fetchAll("SELECT value, value IS NULL AS missing FROM unnest(?::text[]) WITH ORDINALITY AS v (value, n) ORDER BY n",
                                            [.text(PostgresArrayLiteral.of(values))])
-        #expect(back.map { $0.get("value", as: String.self) } == Self.awkwardTexts.map(Optional.some) + [nil])
+        #expect(try back.map { try $0.decodeIfPresent("value", as: String.self) } == Self.awkwardTexts.map(Optional.some) + [nil])
         let numbers: [DatabaseValue] = [.integer(0), .integer(-1), .integer(.max), .integer(.min), .null]
         let numbersBack = try connection.fetchAll("SELECT value FROM unnest(?::bigint[]) WITH ORDINALITY AS v (value, n) ORDER BY n",
                                                   [.text(PostgresArrayLiteral.of(numbers))])
-        #expect(numbersBack.map { $0.get("value", as: Int64.self) } == [0, -1, .max, .min, nil])
+        #expect(try numbersBack.map { try $0.decodeIfPresent("value", as: Int64.self) } == [0, -1, .max, .min, nil])
         let bytes: [DatabaseValue] = [.blob([0, 1, 0xfe, 0xff]), .blob([])]
         let bytesBack = try connection.fetchAll("SELECT value FROM unnest(?::bytea[]) WITH ORDINALITY AS v (value, n) ORDER BY n",
                                                 [.text(PostgresArrayLiteral.of(bytes))])
@@ -79,8 +79,8 @@ import TestSupport
                 guard case .created(let stored) = outcome else { Issue.record("\(index): \(outcome)"); continue }
                 #expect(stored.sequence > 0)
                 let row = try #require(try connection.fetchOne("SELECT text, sequence FROM messages WHERE id = ?", [.text("m\(index)")]))
-                #expect(row.get("text", as: String.self) == Self.awkwardTexts[index % Self.awkwardTexts.count] + " \(index)")
-                #expect(row.get("sequence", as: Int64.self) == stored.sequence)
+                #expect(try row.decodeIfPresent("text", as: String.self) == Self.awkwardTexts[index % Self.awkwardTexts.count] + " \(index)")
+                #expect(try row.decodeIfPresent("sequence", as: Int64.self) == stored.sequence)
             }
         }
         for index in 0..<total where ![6, 7, 8].contains(index % 50) {
@@ -99,15 +99,15 @@ import TestSupport
         let flags = try connection.fetchAll("SELECT f.details, f.author_id, m.user_id, m.text FROM flags f JOIN messages m ON m.id = f.message_id")
         #expect(flags.count == expectedFlags, "each stored message's flags and no other")
         for flag in flags {
-            #expect(flag.get("author_id", as: String.self) == flag.get("user_id", as: String.self))
+            #expect(try flag.decode("author_id", as: String.self) == flag.decode("user_id", as: String.self))
         }
         #expect(try connection.fetchValue("SELECT count(*) FROM review_queue", as: Int.self) == expectedFlags, "the triggers saw each flag")
         let events = try connection.fetchAll("SELECT id, data FROM events ORDER BY id")
-        #expect(events.map { $0.get("id", as: Int64.self)! } == Array(1...Int64(events.count)), "ids without a gap")
-        #expect(Set(events.compactMap { $0.get("data", as: String.self) }) == Set(expectedEvents))
+        #expect(try events.map { try $0.decode("id", as: Int64.self) } == Array(1...Int64(events.count)), "ids without a gap")
+        #expect(Set(try events.map { try $0.decode("data", as: String.self) }) == Set(expectedEvents))
         #expect(events.count == expectedEvents.count)
         // A message's two events are next to each other, in the order the send gave them.
-        let ids = Dictionary(uniqueKeysWithValues: events.map { ($0.get("data", as: String.self)!, $0.get("id", as: Int64.self)!) })
+        let ids = Dictionary(uniqueKeysWithValues: try events.map { (try $0.decode("data", as: String.self), try $0.decode("id", as: Int64.self)) })
         for data in expectedEvents where data.hasSuffix("}") && !data.contains("second") {
             let second = String(data.dropLast()) + #","second":true}"#
             #expect(ids[second] == ids[data].map { $0 + 1 }, "\(data)")

@@ -18,7 +18,7 @@ import TestSupport
         #expect(rows.count == 2)
         #expect(rows[0]["i"] == .integer(Int64.max))
         #expect(rows[0]["s"] == .integer(-7))
-        #expect(rows[0].get("b", as: Bool.self) == true, "a boolean reads as SQLite's 0 or 1")
+        #expect(try rows[0].decodeIfPresent("b", as: Bool.self) == true, "a boolean reads as SQLite's 0 or 1")
         #expect(rows[0]["r"] == .real(2.5))
         #expect(rows[0]["x"] == .text(text))
         #expect(rows[0]["y"] == .blob([0, 1, 0xAB, 0xFF]))
@@ -31,7 +31,7 @@ import TestSupport
         try connection.executeScript("CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT UNIQUE)")
         let inserted = try connection.query("INSERT INTO t (name) VALUES (?), (?) RETURNING id", [.text("a"), .text("b")])
         #expect(inserted.changes == 2)
-        #expect(inserted.rows.compactMap { $0.get("id", as: Int64.self) } == [1, 2])
+        #expect(try inserted.rows.map { try $0.decode("id", as: Int64.self) } == [1, 2])
         let ignored = try connection.query("INSERT INTO t (name) VALUES (?) ON CONFLICT (name) DO NOTHING", [.text("a")])
         #expect(ignored.changes == 0)
     }

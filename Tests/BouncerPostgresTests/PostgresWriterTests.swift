@@ -115,7 +115,7 @@ import TestSupport
             if !recovered { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(recovered, "the writer connects again by itself")
-        let ids = try admin.fetchAll("SELECT id FROM t ORDER BY n").compactMap { $0.get("id", as: String.self) }
+        let ids = try admin.fetchAll("SELECT id FROM t ORDER BY n").compactMap { try $0.decodeIfPresent("id", as: String.self) }
         #expect(ids == ["before", "after"], "nothing of the failed write was kept")
     }
 
@@ -171,7 +171,7 @@ import TestSupport
         }
         // Under load the holding write may join the writes' group, and fail with it.
         _ = try? await holding.value
-        let stored = Set(try PostgresConnection(url: database.url).fetchAll("SELECT id FROM t").compactMap { $0.get("id", as: String.self) })
+        let stored = Set(try PostgresConnection(url: database.url).fetchAll("SELECT id FROM t").compactMap { try $0.decodeIfPresent("id", as: String.self) })
         for (id, committed) in reported where committed {
             #expect(stored.contains(id), "\(id) was reported committed")
         }
@@ -209,7 +209,7 @@ import TestSupport
             #expect(error.isConflict && !error.isUnavailable, "\(error)")
         }
         try await writer.write { try $0.execute("INSERT INTO t (id, n) VALUES ('after', 2)") }
-        #expect(try connection.fetchAll("SELECT id FROM t ORDER BY n").compactMap { $0.get("id", as: String.self) } == ["won", "after"])
+        #expect(try connection.fetchAll("SELECT id FROM t ORDER BY n").compactMap { try $0.decodeIfPresent("id", as: String.self) } == ["won", "after"])
     }
 
     /// A real deadlock with another session: the writer's deadlock check finds the cycle and ends
@@ -239,7 +239,7 @@ import TestSupport
         try other.execute("UPDATE t SET n = n + 10 WHERE id = 'b'", [])
         try other.executeScript("COMMIT")
         try await write.value
-        let values = try blocked.fetchAll("SELECT id, n FROM t ORDER BY id").map { "\($0.get("id", as: String.self)!)=\($0.get("n", as: Int.self)!)" }
+        let values = try blocked.fetchAll("SELECT id, n FROM t ORDER BY id").map { "\(try $0.decodeIfPresent("id", as: String.self)!)=\(try $0.decodeIfPresent("n", as: Int.self)!)" }
         #expect(values == ["a=11", "b=11"], "both sessions' changes, the writer's once")
     }
 }

@@ -45,11 +45,11 @@ import TestSupport
         let database = try Database(path: directory.path("parity.sqlite3"), mode: .readOnly)
         var tables: [String: [Column]] = [:]
         for table in try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-            let name: String = table.get("name") ?? ""
+            let name: String = try table.decodeIfPresent("name") ?? ""
             tables[name] = try database.fetchAll("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)]).map { row in
                 // A primary key column is never NULL in practice; SQLite only says so for INTEGER ones.
-                Column(name: row.get("name") ?? "", type: typeClass(row.get("type") ?? ""),
-                       notNull: (row.get("notnull") ?? 0) == 1 || (row.get("pk") ?? 0) > 0)
+                Column(name: try row.decodeIfPresent("name") ?? "", type: typeClass(try row.decodeIfPresent("type") ?? ""),
+                       notNull: try row.decode("notnull", as: Int.self) == 1 || row.decode("pk", as: Int.self) > 0)
             }.sorted { $0.name < $1.name }
         }
         return tables
@@ -63,9 +63,9 @@ import TestSupport
             SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
              WHERE table_schema = 'public' ORDER BY table_name, column_name
             """) {
-            let column = Column(name: row.get("column_name") ?? "", type: typeClass(row.get("data_type") ?? ""),
-                                notNull: row.get("is_nullable", as: String.self) == "NO")
-            tables[row.get("table_name") ?? "", default: []].append(column)
+            let column = Column(name: try row.decodeIfPresent("column_name") ?? "", type: typeClass(try row.decodeIfPresent("data_type") ?? ""),
+                                notNull: try row.decodeIfPresent("is_nullable", as: String.self) == "NO")
+            tables[try row.decodeIfPresent("table_name") ?? "", default: []].append(column)
         }
         return tables
     }

@@ -67,7 +67,7 @@ import TestSupport
         #expect(!lines.contains { $0.contains("request failed") }, "no request logged as a failure of its own")
         // Nothing refused was kept; everything acknowledged was.
         let database = try Database(path: configuration.storePath, mode: .readOnly)
-        let texts = try database.fetchAll("SELECT text FROM messages").compactMap { $0.get("text", as: String.self) }
+        let texts = try database.fetchAll("SELECT text FROM messages").compactMap { try $0.decodeIfPresent("text", as: String.self) }
         #expect(Set(texts) == ["before", "after"])
     }
 }

@@ -208,7 +208,7 @@ import TestSupport
             let plan = try await store.readers.read { database in
                 let arguments: [DatabaseValue] = [.text("c"), .integer(100), .integer(10)] + (visibleToViewer ? [.text("u")] : [])
                 return try database.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments)
-                    .map { $0.get("detail", as: String.self) ?? "" }
+                    .map { try $0.decodeIfPresent("detail", as: String.self) ?? "" }
             }
             #expect(plan.contains { $0.contains("MERGE") }, "\(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")

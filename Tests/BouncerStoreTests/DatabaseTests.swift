@@ -12,8 +12,8 @@ import TestSupport
         try database.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
         let row = try #require(try database.fetchOne("SELECT * FROM t"))
         #expect(row.values == values)
-        #expect(row.get("i", as: Int64.self) == Int64.max)
-        #expect(row.get("n", as: String?.self) == .some(nil))
+        #expect(try row.decodeIfPresent("i", as: Int64.self) == Int64.max)
+        #expect(try row.decodeIfPresent("n", as: String.self) == nil)
         #expect(row["missing"] == .null)
     }
 
@@ -146,7 +146,7 @@ import TestSupport
             }
             try database.execute("INSERT INTO t VALUES (3)")
         }
-        #expect(try database.fetchAll("SELECT v FROM t ORDER BY v").map { $0.get(0, as: Int.self) } == [1, 3])
+        #expect(try database.fetchAll("SELECT v FROM t ORDER BY v").map { try $0.decodeIfPresent(0, as: Int.self) } == [1, 3])
     }
 
     @Test func storeConnectionsUseWALDurabilityAndForeignKeys() throws {

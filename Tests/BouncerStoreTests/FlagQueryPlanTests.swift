@@ -18,7 +18,7 @@ import TestSupport
         for messages in [1, 50] {
             let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + SQLiteStore.openFlagsSQL(messages: messages),
                                              (0..<messages).map { .text("m\($0)") })
-                .compactMap { $0.get("detail", as: String.self) }
+                .compactMap { try $0.decodeIfPresent("detail", as: String.self) }
             #expect(plan.contains("SEARCH f USING COVERING INDEX flags_open_by_message (message_id=?)"), "\(plan)")
             #expect(!plan.contains { $0.contains("flags_open_by_reason") || $0.contains("SCAN f") }, "\(plan)")
         }

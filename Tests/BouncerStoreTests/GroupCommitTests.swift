@@ -39,7 +39,7 @@ import BouncerDomain
         // Reopen as a restart would: everything acknowledged is there.
         let reopened = try Database(path: path, mode: .readOnly)
         #expect(try reopened.fetchValue("SELECT count(*) FROM items", as: Int.self) == writers)
-        let labels = Set(try reopened.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) })
+        let labels = Set(try reopened.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) })
         #expect(labels == Set((0..<writers).map { "item-\($0)" }))
     }
 
@@ -88,7 +88,7 @@ import BouncerDomain
         #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
         // A group's report comes after its writers are resumed: wait for it.
         #expect(try await waitUntil { batches.withLock { $0.contains(50) } }, "the 50 writes made one group")
-        let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) } }
+        let labels = try await store.readers.read { try $0.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) } }
         #expect(labels.count == 46 && Set(labels).count == 46)
     }
 

@@ -17,8 +17,8 @@ import TestSupport
         let applied = try Migrator(migrations: [Self.first, Self.second]).migrate(database) { "2026-01-01T00:00:00.000Z" }
         #expect(applied.map(\.version) == [1, 2])
         let rows = try database.fetchAll("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
-        #expect(rows.map { $0.get("name", as: String.self) } == ["people", "pets"])
-        #expect(rows[0].get("checksum", as: String.self) == Self.first.checksum)
+        #expect(try rows.map { try $0.decode("name", as: String.self) } == ["people", "pets"])
+        #expect(try rows[0].decodeIfPresent("checksum", as: String.self) == Self.first.checksum)
         #expect(Self.first.checksum.count == 64)
         #expect(try database.fetchValue("PRAGMA user_version", as: Int.self) == 2)
         #expect(try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'pets_owner'", as: Int.self) == 1)
@@ -141,13 +141,13 @@ import TestSupport
             """)
         #expect(try database.fetchValue("SELECT count(*) FROM review_queue", as: Int.self) == 1)
         let before = try database.fetchAll("SELECT rowid, id, text, state, bounce_action, flagged FROM messages ORDER BY rowid")
-            .map { "\($0.get("rowid", as: Int.self) ?? -1) \($0.get("id", as: String.self) ?? "") \($0.get("text", as: String.self) ?? "") "
-                + "\($0.get("state", as: String.self) ?? "") \($0.get("bounce_action", as: String.self) ?? "-") \($0.get("flagged", as: Int.self) ?? -1)" }
+            .map { "\(try $0.decodeIfPresent("rowid", as: Int.self) ?? -1) \(try $0.decodeIfPresent("id", as: String.self) ?? "") \(try $0.decodeIfPresent("text", as: String.self) ?? "") "
+                + "\(try $0.decodeIfPresent("state", as: String.self) ?? "") \(try $0.decodeIfPresent("bounce_action", as: String.self) ?? "-") \(try $0.decodeIfPresent("flagged", as: Int.self) ?? -1)" }
 
         #expect(try Migrator(migrations: migrations.filter { $0.version <= 7 }).migrate(database).map(\.version) == [7])
         let after = try database.fetchAll("SELECT sequence AS rowid, id, text, state, bounce_action, flagged FROM messages ORDER BY rowid")
-            .map { "\($0.get("rowid", as: Int.self) ?? -1) \($0.get("id", as: String.self) ?? "") \($0.get("text", as: String.self) ?? "") "
-                + "\($0.get("state", as: String.self) ?? "") \($0.get("bounce_action", as: String.self) ?? "-") \($0.get("flagged", as: Int.self) ?? -1)" }
+            .map { "\(try $0.decodeIfPresent("rowid", as: Int.self) ?? -1) \(try $0.decodeIfPresent("id", as: String.self) ?? "") \(try $0.decodeIfPresent("text", as: String.self) ?? "") "
+                + "\(try $0.decodeIfPresent("state", as: String.self) ?? "") \(try $0.decodeIfPresent("bounce_action", as: String.self) ?? "-") \(try $0.decodeIfPresent("flagged", as: Int.self) ?? -1)" }
         #expect(after == before)
         #expect(before.count == 4)
         #expect(try database.fetchValue("SELECT count(*) FROM message_revisions", as: Int.self) == 1)
@@ -191,8 +191,8 @@ import TestSupport
         try database.execute("DELETE FROM messages WHERE id IN ('m4', 'm11')")
         #expect(try Migrator(migrations: migrations.filter { $0.version <= 8 }).migrate(database).map(\.version) == [8])
         let pairs = "SELECT channel_id || ' ' || sequence AS pair FROM %@ ORDER BY channel_id, sequence"
-        let copied = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "channel_messages")).map { $0.get("pair", as: String.self) }
-        let stored = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "messages")).map { $0.get("pair", as: String.self) }
+        let copied = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "channel_messages")).map { try $0.decodeIfPresent("pair", as: String.self) }
+        let stored = try database.fetchAll(pairs.replacingOccurrences(of: "%@", with: "messages")).map { try $0.decodeIfPresent("pair", as: String.self) }
         #expect(copied == stored)
         #expect(copied.count == 10)
         #expect(try database.fetchValue("SELECT indexed_through FROM channel_messages_progress", as: Int.self) == 11)

@@ -49,7 +49,7 @@ import TestSupport
     /// Every acknowledged label has both its rows, and no label has only one.
     static func verify(_ database: Database, acknowledged: Set<String>, _ context: String) throws {
         #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok", "\(context)")
-        let labels = try database.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) }
+        let labels = try database.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) }
         var halves: [String: Int] = [:]
         for label in labels { halves[String(label.dropLast(2)), default: 0] += 1 }
         #expect(halves.values.allSatisfy { $0 == 2 }, "\(context): a write is there in part")
@@ -167,7 +167,7 @@ import TestSupport
         #expect(results[10] == false)
         #expect(results.values.filter { $0 }.isEmpty, "the failed write's group failed with it: \(results.filter { $0.value }.keys.sorted())")
         let stored = try await store.readers.read { database in
-            Set(try database.fetchAll("SELECT label FROM items").compactMap { $0.get("label", as: String.self) })
+            Set(try database.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) })
         }
         #expect(stored.filter { $0.hasPrefix("new") }.isEmpty)
         #expect(stored.contains("old0-0"))

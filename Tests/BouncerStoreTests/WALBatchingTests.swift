@@ -103,7 +103,7 @@ import TestSupport
         try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text("kept")])
 
         let reader = try Database(path: directory.path("db.sqlite3"), mode: .readOnly)
-        #expect(try reader.fetchAll("SELECT body FROM notes").map { $0.get("body", as: String.self) } == ["kept"])
+        #expect(try reader.fetchAll("SELECT body FROM notes").map { try $0.decodeIfPresent("body", as: String.self) } == ["kept"])
         #expect(try writer.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
     }
 }
