@@ -90,6 +90,7 @@ let package = Package(
         // `make bench`: fills a store with a million messages and their flags.
         .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "BouncerDomainTests", dependencies: ["BouncerDomain"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerStoreTests", dependencies: ["BouncerDomain", "BouncerStore", "BouncerSQLite", "TestSupport", "Locking", "CFaultVFS", "CSQLite", "CSQLiteWALBatching"]),
         // The store's tests: a VFS that fails chosen writes, syncs and reads as a full disk would.

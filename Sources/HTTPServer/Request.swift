@@ -77,6 +77,14 @@ public struct Request: Sendable {
         self.maxJSONDepth = maxJSONDepth
     }
 
+    /// The `{name}` segment of the matched route. The router fills every name its template has,
+    /// so a name it lacks is a handler that reads a segment its route does not declare: an error
+    /// of the code, answered 500 and logged with the name, never an empty value to look up.
+    public func parameter(_ name: String) throws(MissingRouteParameter) -> String {
+        guard let value = parameters[name] else { throw MissingRouteParameter(name: name, path: String(head.path)) }
+        return value
+    }
+
     public var method: String { head.method }
     public var path: Substring { head.path }
     public var headers: HTTPHeaders { head.headers }
@@ -157,4 +165,12 @@ enum PercentDecoding {
         }
         return String(validating: bytes, as: UTF8.self)
     }
+}
+
+/// A handler asked for a path segment its route does not declare.
+public struct MissingRouteParameter: Error, Sendable, CustomStringConvertible {
+    public var name: String
+    public var path: String
+
+    public var description: String { "the route of \(path) has no parameter {\(name)}" }
 }

@@ -6,7 +6,9 @@ import Testing
 @Suite struct InProcessTests {
     static let server: HTTPServer = {
         var router = Router()
-        router.add("GET", "/items/{id}", .immediate { request in Response(body: Array("item \(request.parameters["id"] ?? "")".utf8)) })
+        router.add("GET", "/items/{id}", .immediate { request in Response(body: Array("item \(try request.parameter("id"))".utf8)) })
+        // A handler that reads a segment its route does not declare.
+        router.add("GET", "/misread/{id}", .immediate { request in Response(body: Array(try request.parameter("item_id").utf8)) })
         router.add("POST", "/items", .async { request in Response(status: .created, body: request.body) }, maxBodyBytes: 8)
         router.add("PUT", "/later", .callback { _, responder in
             DispatchQueue.global().async { responder.respond { Response(status: .noContent) } }
@@ -35,6 +37,8 @@ import Testing
         let wrongMethod = await Self.server.respond(to: Self.head("DELETE", "/items/1"))
         #expect(wrongMethod.status == .methodNotAllowed)
         #expect(wrongMethod.headers["allow"] == "GET, HEAD")
+        let misread = await Self.server.respond(to: Self.head("GET", "/misread/7"))
+        #expect(misread.status == .internalServerError, "a parameter the route lacks is the code's error, not an empty id")
         let failed = await Self.server.respond(to: Self.head("GET", "/fails"))
         #expect(failed.status == .conflict)
         #expect(String(decoding: failed.body, as: UTF8.self).contains(#""code":"taken""#))

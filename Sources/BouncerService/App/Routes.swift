@@ -4,11 +4,6 @@ import BouncerStore
 import Dispatch
 import HTTPServer
 
-extension Request {
-    /// A path parameter of the route that matched: the router fills every name its template has.
-    func parameter(_ name: String) -> String { parameters[name] ?? "" }
-}
-
 /// The router, built route by route with each route's access and limits.
 struct Routes {
     struct Entry: Sendable, Equatable {

@@ -88,7 +88,7 @@ struct AppealRoutes: Sendable {
         try await admit(identity.userID)
         let events = localization.messageEvents
         let filing = try await repository.appealMessage(
-            messageID: request.parameter("id"), author: identity.viewer, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
+            messageID: try request.parameter("id"), author: identity.viewer, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
             events: { appeal, message in [events.ofAppeal(.appealCreated, appeal, message: message)] })
         return try Self.answer(filing, what: "message")
     }
@@ -142,7 +142,7 @@ struct AppealRoutes: Sendable {
         if let note = input.note, note.unicodeScalars.count > Self.maxNote {
             throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.").keyed("field.too_long", "note", Self.maxNote)
         }
-        let id = request.parameter("id")
+        let id = try request.parameter("id")
         let overturn = input.decision == "overturn"
         let policy = settings.value.strike_policy
         let events = localization.messageEvents

@@ -48,7 +48,7 @@ struct DashboardRoutes: Sendable {
             return response
         })
         routes.open("GET", "/dashboard/{file}", .immediate { request in
-            guard let asset = Self.assets[request.parameter("file")] else {
+            guard let asset = Self.assets[try request.parameter("file")] else {
                 throw HTTPError(.notFound, code: "not_found", detail: "The dashboard has no such file.").keyed("dashboard.no_file")
             }
             return Self.response(asset.bytes, asset.contentType)

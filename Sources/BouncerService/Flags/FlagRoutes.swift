@@ -83,7 +83,7 @@ struct FlagRoutes: Sendable {
         }
         routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
             let events = handlers.localization.messageEvents
-            guard try await handlers.repository.withdrawFlag(messageID: request.parameter("id"), reporterID: identity.userID,
+            guard try await handlers.repository.withdrawFlag(messageID: try request.parameter("id"), reporterID: identity.userID,
                                                              events: { events.ofWithdrawal($0) }) else {
                 throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
             }
@@ -118,7 +118,7 @@ struct FlagRoutes: Sendable {
             }
         }
         let outcome = try await repository.fileFlag(
-            messageID: request.parameter("id"), reporter: identity.viewer,
+            messageID: try request.parameter("id"), reporter: identity.viewer,
             reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
             hideThreshold: settings.value.auto_hide_flag_threshold, events: { [events = localization.messageEvents] in events.ofFiling($0) })
         switch outcome {
@@ -219,7 +219,7 @@ struct FlagRoutes: Sendable {
         if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).").keyed("field.range", "ban_duration_seconds", 1, ModeratorRoutes.maxBanSeconds)
         }
-        let messageID = request.parameter("id")
+        let messageID = try request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
         let (events, decision) = (localization.messageEvents, input.decision)
         // Removing the message or banning its author confirms a violation: a strike on the author.

@@ -38,7 +38,7 @@ struct MatrixRoutes: Sendable {
         } catch {
             throw HTTPError.badRequest("invalid_json", "The request body is not valid JSON.")
         }
-        let callback = try MatrixCallback(name: request.parameter("callback"), body: body)
+        let callback = try MatrixCallback(name: try request.parameter("callback"), body: body)
         let choice = context.localization.choice(for: request.head)
         let (kind, response): (String, Response)
         switch callback {

@@ -64,10 +64,10 @@ struct LocalizationRoutes: Sendable {
             return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
         }
         routes.add("GET", "/v1/localization/{locale}", .user) { request, _ in
-            try Self.effective(localization, try Self.validTag(request.parameter("locale")))
+            try Self.effective(localization, try Self.validTag(try request.parameter("locale")))
         }
         routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
-            let tag = try Self.validTag(request.parameter("locale"))
+            let tag = try Self.validTag(try request.parameter("locale"))
             let (strings, ignored) = try Self.readStrings(request)
             let snapshot = try await localization.repository.setOverrides(
                 locale: tag, strings: strings, by: identity.userID,
@@ -77,8 +77,8 @@ struct LocalizationRoutes: Sendable {
             return try Self.effective(localization, tag, ignored: ignored)
         }
         routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
-            let tag = try Self.validTag(request.parameter("locale"))
-            let key = request.parameter("key")
+            let tag = try Self.validTag(try request.parameter("locale"))
+            let key = try request.parameter("key")
             guard let snapshot = try await localization.repository.deleteOverride(
                 locale: tag, key: key, events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: [], removed: [key]))]) else {
                 throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).", detailArguments: [key, tag])

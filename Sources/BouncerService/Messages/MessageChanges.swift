@@ -27,7 +27,7 @@ extension MessagesRoutes {
     func edit(_ request: Request, _ identity: Identity) async throws -> Response {
         let shadowBanned = try checkBan(identity)
         let input = try request.decodeJSON(EditInput.self)
-        let message = try await edit(request.parameter("id"), to: input.text, identity, shadowBanned: shadowBanned,
+        let message = try await edit(try request.parameter("id"), to: input.text, identity, shadowBanned: shadowBanned,
                                      choice: localization.choice(for: request.head))
         return try respond(message, to: request, identity)
     }
@@ -98,7 +98,7 @@ extension MessagesRoutes {
 
     func resend(_ request: Request, _ identity: Identity) async throws -> Response {
         let shadowBanned = try checkBan(identity)
-        let id = request.parameter("id")
+        let id = try request.parameter("id")
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
@@ -129,7 +129,7 @@ extension MessagesRoutes {
     func delete(_ request: Request, _ identity: Identity) async throws -> Response {
         let hard = try QueryValues.bool(request, "hard") ?? false
         if hard { try Access.require(.admin, identity) }
-        try await delete(request.parameter("id"), identity, hard: hard)
+        try await delete(try request.parameter("id"), identity, hard: hard)
         return Response(status: .noContent)
     }
 

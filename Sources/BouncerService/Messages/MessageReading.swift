@@ -97,7 +97,7 @@ extension MessagesRoutes {
     }
 
     func visibleMessage(_ request: Request, _ identity: Identity) async throws -> StoredMessage {
-        guard let message = try await store.message(id: request.parameter("id")),
+        guard let message = try await store.message(id: try request.parameter("id")),
               MessageJSON.isVisible(message, to: identity) else { throw Self.notFound }
         return message
     }

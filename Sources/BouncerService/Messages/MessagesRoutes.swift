@@ -127,7 +127,7 @@ struct MessagesRoutes: Sendable {
             try await handlers.actions(request, identity)
         }
         routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
-            let id = request.parameter("id")
+            let id = try request.parameter("id")
             guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
             let limit = try Pagination.limit(request)
             let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
@@ -159,17 +159,14 @@ struct MessagesRoutes: Sendable {
 
     // MARK: - Ids
 
-    static func channelID(_ request: Request) throws(HTTPError) -> String {
-        let id = request.parameter("channel_id")
-        guard ChannelPattern.isChannelID(id) else { throw .badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)").keyed("channels.invalid_id") }
+    static func channelID(_ request: Request) throws -> String {
+        let id = try request.parameter("channel_id")
+        guard ChannelPattern.isChannelID(id) else { throw HTTPError.badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)").keyed("channels.invalid_id") }
         return id
     }
 
     static func validateMessageID(_ id: String, field: String) throws(HTTPError) {
-        let bytes = id.utf8
-        guard (1...100).contains(bytes.count), bytes.allSatisfy({ byte in
-            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte == 45
-        }) else {
+        guard IDSyntax.message.accepts(id) else {
             throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.").keyed("field.message_id", field)
         }
     }

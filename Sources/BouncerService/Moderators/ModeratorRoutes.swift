@@ -151,9 +151,9 @@ struct ModeratorRoutes: Sendable {
         return try Response.encoded(BackupJSON(path: result.path, bytes: result.bytes), status: .created)
     }
 
-    static func userID(_ request: Request) throws(HTTPError) -> String {
-        let id = request.parameter("user_id")
-        guard UserID.isValid(id) else { throw .badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.").keyed("field.user_id") }
+    static func userID(_ request: Request) throws -> String {
+        let id = try request.parameter("user_id")
+        guard UserID.isValid(id) else { throw HTTPError.badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.").keyed("field.user_id") }
         return id
     }
 

@@ -47,7 +47,7 @@ struct RuleStatsRoutes: Sendable {
             try await handlers.list(request)
         }
         routes.add("GET", "/v1/rules/{id}/stats", .moderator) { request, _ in
-            let id = request.parameter("id")
+            let id = try request.parameter("id")
             let period = try Self.period(request)
             let found = try await hits.stats(period) { try await handlers.repository.ruleStats(period, ruleID: id) }
             guard let stats = found[id] else { throw RulesRoutes.notFound }

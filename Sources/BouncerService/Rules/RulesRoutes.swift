@@ -130,12 +130,12 @@ struct RulesRoutes: Sendable {
             return try Response.encoded(RuleJSON(rule), status: .created)
         }
         routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
-            guard let rule = try await rules.repository.rule(id: request.parameter("id")) else { throw Self.notFound }
+            guard let rule = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("PATCH", "/v1/rules/{id}", .admin) { request, identity in
             let input = try request.decodeJSON(RuleInput.self)
-            guard let existing = try await rules.repository.rule(id: request.parameter("id")) else { throw Self.notFound }
+            guard let existing = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
             let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
             guard let snapshot = try await rules.repository.updateRule(
                 rule, events: [.of(.ruleChanged, RuleChange(change: "updated", rule: RuleJSON(rule), count: nil))]) else { throw Self.notFound }
@@ -144,7 +144,7 @@ struct RulesRoutes: Sendable {
             return try Response.encoded(RuleJSON(rule))
         }
         routes.add("DELETE", "/v1/rules/{id}", .admin) { request, identity in
-            let id = request.parameter("id")
+            let id = try request.parameter("id")
             guard let snapshot = try await rules.repository.deleteRule(
                 id: id, events: [.of(.ruleChanged, RuleChange(change: "deleted", rule: ["id": id], count: nil))]) else { throw Self.notFound }
             try await Self.apply(snapshot, rules)

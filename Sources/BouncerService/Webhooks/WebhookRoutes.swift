@@ -82,8 +82,8 @@ struct WebhookRoutes: Sendable {
         }
         routes.add("PATCH", "/v1/webhooks/{id}", .admin) { request, identity in try await handlers.update(request, identity) }
         routes.add("DELETE", "/v1/webhooks/{id}", .admin) { request, identity in
-            guard try await handlers.repository.deleteWebhook(id: request.parameter("id")) else { throw Self.notFound }
-            try await handlers.audit.record(identity, "webhook.delete", "webhook", request.parameter("id"))
+            guard try await handlers.repository.deleteWebhook(id: try request.parameter("id")) else { throw Self.notFound }
+            try await handlers.audit.record(identity, "webhook.delete", "webhook", try request.parameter("id"))
             return Response(status: .noContent)
         }
         routes.add("POST", "/v1/webhooks/{id}/test", .admin) { request, _ in try await handlers.test(request) }
@@ -93,7 +93,7 @@ struct WebhookRoutes: Sendable {
     static let notFound = HTTPError(.notFound, code: "webhook_not_found", detail: "There is no webhook with that id.")
 
     private func existing(_ request: Request) async throws -> StoredWebhook {
-        guard let webhook = try await repository.webhook(id: request.parameter("id")) else { throw Self.notFound }
+        guard let webhook = try await repository.webhook(id: try request.parameter("id")) else { throw Self.notFound }
         return webhook
     }
 
