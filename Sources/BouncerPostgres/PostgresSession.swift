@@ -22,8 +22,11 @@ final class PostgresSession: @unchecked Sendable {
         self.prepare = prepare
     }
 
-    /// The open connection, connecting if needed. Call on `queue`.
+    /// The open connection, connecting if needed. Call on `queue` (checked: libpq's connection
+    /// is not safe to use from two threads, and a second thread's message sent into the middle
+    /// of another's breaks the protocol for both).
     func open() throws(PostgresError) -> PostgresConnection {
+        dispatchPrecondition(condition: .onQueue(queue))
         if let connection, connection.isOpen { return connection }
         connection?.close()
         connection = nil

@@ -114,19 +114,10 @@ import TestSupport
 
     /// The contract's role table, for the routes that exist.
     @Test func theServiceDeclaresTheContractsRoles() async throws {
-        let directory = try TemporaryDirectory()
-        var configuration = ServiceConfiguration()
-        configuration.dataDirectory = directory.path("data")
-        let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
-        defer { store.close() }
-        let rules = try await Rules(repository: store, logger: Self.logger)
-        let localization = Localization(fileOverrides: [:], apiOverrides: OverrideSnapshot(sequence: 0, overrides: [:]), defaultLocale: "en", repository: store)
-        let limiter = RateLimiter(rate: 10)
-        let settings = try await LiveSettings(repository: store, defaults: Settings(), localization: localization, sendLimiter: limiter)
-        let bans = try await BanList(repository: store)
-        let routes = makeRoutes(store: store, localization: localization, rules: rules, settings: settings, bans: bans, authenticator: Authenticator(verifier: TokenVerifier(secret: Self.secret), logger: Self.logger),
-                                sendLimiter: RateLimiter(rate: 10))
-        let table = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access) })
+        let service = try await ServiceHarness()
+        let routeTable = service.application.routeTable
+        await service.close()
+        let table = Dictionary(uniqueKeysWithValues: routeTable.map { ("\($0.method) \($0.path)", $0.access) })
         #expect(table["GET /healthz"] == .anyone)
         #expect(table["GET /metrics"] == .anyone)
         #expect(table["GET /openapi.json"] == .anyone)

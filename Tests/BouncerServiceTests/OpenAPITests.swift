@@ -21,20 +21,10 @@ import TestSupport
             }
         }
 
-        let directory = try TemporaryDirectory()
-        var configuration = ServiceConfiguration()
-        configuration.dataDirectory = directory.path("data")
-        let store = try SQLiteStore(path: configuration.storePath, migrations: try loadMigrations(configuration))
-        defer { store.close() }
-        let logger = Logger(level: .error)
-        let localization = Localization(fileOverrides: [:], apiOverrides: OverrideSnapshot(sequence: 0, overrides: [:]), defaultLocale: "en", repository: store)
-        let limiter = RateLimiter(rate: 10)
-        let routes = makeRoutes(
-            store: store, localization: localization, rules: try await Rules(repository: store, logger: logger),
-            settings: try await LiveSettings(repository: store, defaults: Settings(), localization: localization, sendLimiter: limiter),
-            bans: try await BanList(repository: store),
-            authenticator: Authenticator(verifier: TokenVerifier(secret: Array("x".utf8)), logger: logger), sendLimiter: limiter)
-        let served = Dictionary(uniqueKeysWithValues: routes.table.map { ("\($0.method) \($0.path)", $0.access.description) })
+        let service = try await ServiceHarness()
+        let routeTable = service.application.routeTable
+        await service.close()
+        let served = Dictionary(uniqueKeysWithValues: routeTable.map { ("\($0.method) \($0.path)", $0.access.description) })
         #expect(Set(served.keys).subtracting(documented.keys).isEmpty, "undocumented: \(Set(served.keys).subtracting(documented.keys).sorted())")
         #expect(Set(documented.keys).subtracting(served.keys).isEmpty, "documented, not served: \(Set(documented.keys).subtracting(served.keys).sorted())")
         for (route, access) in served {

@@ -20,9 +20,11 @@ public final class Application: Sendable {
     let eventFeed: EventFeed
     let webhooks: WebhookDispatcher
     let judge: MessageJudge
+    /// Every route with who may call it, as served.
+    let routeTable: [Routes.Entry]
 
     init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
-         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher, judge: MessageJudge) {
+         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher, judge: MessageJudge, routeTable: [Routes.Entry]) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
@@ -32,6 +34,7 @@ public final class Application: Sendable {
         self.eventFeed = eventFeed
         self.webhooks = webhooks
         self.judge = judge
+        self.routeTable = routeTable
     }
 
     /// Starts listening; returns the bound port.
@@ -157,7 +160,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                                      limits: webhookLimits, logger: logger, metrics: metrics)
     metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
-                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks, judge: judge)
+                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks, judge: judge, routeTable: routes.table)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -168,8 +171,8 @@ func openStore(_ configuration: ServiceConfiguration, availability: StoreAvailab
     let migrations = try loadMigrations(configuration)
     @Sendable func committedGroup(size: Int, duration: Duration, failed: Bool) {
         if !failed { availability.committed() }
-        metrics.observe("bouncer_store_commit_batch_size", [], Double(size))
-        metrics.observe("bouncer_store_commit_duration_seconds", [], duration / .seconds(1))
+        metrics.observe(ServiceMetric.commitBatchSize, Double(size))
+        metrics.observe(ServiceMetric.commitDuration, duration / .seconds(1))
     }
     if let url = configuration.databaseURL {
         return try PostgresStore(url: url, listenURL: configuration.databaseListenURL, configuration: configuration.store,
@@ -180,15 +183,15 @@ func openStore(_ configuration: ServiceConfiguration, availability: StoreAvailab
     return try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
         committedGroup(size: batch.size, duration: batch.duration, failed: batch.error != nil)
         if let checkpoint = batch.checkpoint {
-            metrics.observe("bouncer_store_checkpoint_duration_seconds", [], checkpoint / .seconds(1))
+            metrics.observe(ServiceMetric.checkpointDuration, checkpoint / .seconds(1))
         }
         if let logFrames = batch.logFrames, let checkpointed = batch.checkpointedFrames {
-            metrics.set("bouncer_store_wal_frames", [], Double(logFrames))
-            metrics.set("bouncer_store_wal_checkpointed_frames", [], Double(checkpointed))
+            metrics.set(ServiceMetric.walFrames, Double(logFrames))
+            metrics.set(ServiceMetric.walCheckpointedFrames, Double(checkpointed))
         }
         for failure in batch.hookFailures where failure.hook == ChannelIndex.hookName {
             let error = failure.error
-            metrics.add("bouncer_store_channel_copy_failures_total")
+            metrics.add(ServiceMetric.channelCopyFailures)
             logger.warn("copying new messages into channel_messages failed; the next batch tries again",
                         ["error": .string(String(describing: error))])
         }
@@ -203,15 +206,13 @@ private func describe(_ source: SigningSecret.Source) -> String {
     }
 }
 
-/// Every route of the service, with who may call it.
-func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge? = nil, settings: LiveSettings, bans: BanList,
-                metrics: Metrics = Metrics.service(), authenticator: Authenticator, eventFeed: EventFeed? = nil,
-                webhookAllowPrivate: Bool = false, sendLimiter: RateLimiter,
-                availability: StoreAvailability? = nil, backupDirectory: String = "data/backups",
-                integrations: Integrations = Integrations(), logger: Logger? = nil) -> Routes {
+/// Every route of the service, with who may call it. Every part is given, none made here: a part
+/// left out would be a second judge, feed or set of metrics, apart from the service's own.
+func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge, settings: LiveSettings, bans: BanList,
+                metrics: Metrics, authenticator: Authenticator, eventFeed: EventFeed, webhookAllowPrivate: Bool, sendLimiter: RateLimiter,
+                availability: StoreAvailability, backupDirectory: String, integrations: Integrations, logger: Logger) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
     let audit = Audit(repository: store)
-    let judge = judge ?? MessageJudge(rules: rules, store: store, metrics: metrics, logger: authenticator.logger)
     OperationsRoutes(health: store, flags: store, metrics: metrics, availability: availability).register(in: &routes)
     IdentityRoutes().register(in: &routes)
     DashboardRoutes(localization: localization).register(in: &routes)
@@ -226,14 +227,14 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     messages.register(in: &routes)
     let integration = IntegrationContext(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
                                          sharedSendRates: store.sharedSendRates, localization: localization, metrics: metrics,
-                                         availability: availability, logger: logger ?? authenticator.logger)
-    MatrixRoutes(context: integration, rooms: MatrixRooms(repository: store, logger: logger ?? authenticator.logger)).register(in: &routes)
+                                         availability: availability, logger: logger)
+    MatrixRoutes(context: integration, rooms: MatrixRooms(repository: store, logger: logger)).register(in: &routes)
     StreamRoutes(context: integration).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
     FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
     AppealRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit,
                  limiter: AppealRoutes.makeLimiter(), sharedRates: store.sharedSendRates).register(in: &routes)
-    EventRoutes(repository: store, feed: eventFeed ?? EventFeed(repository: store, logger: authenticator.logger)).register(in: &routes)
+    EventRoutes(repository: store, feed: eventFeed).register(in: &routes)
     WebhookRoutes(repository: store, audit: audit, allowPrivate: webhookAllowPrivate).register(in: &routes)
     return routes
 }

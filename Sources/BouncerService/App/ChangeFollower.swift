@@ -63,7 +63,7 @@ final class ChangeFollower: Sendable {
             guard let stored = versions[topic], stored > inForce else { return false }
             logger.info("shared state: putting in force a change made by another instance",
                         ["topic": .string(topic.rawValue), "version": .int(Int(stored))])
-            metrics.add("bouncer_shared_state_reloads_total", label: topic.rawValue)
+            metrics.add(ServiceMetric.sharedStateReloads, topic.rawValue)
             return true
         }
         if behind(.settings, shared.settings.version) {

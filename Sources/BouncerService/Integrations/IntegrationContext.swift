@@ -57,7 +57,7 @@ struct IntegrationContext: Sendable {
                         // Counted as a refusal: the next messages wait for their commit (and are
                         // refused) until a write commits again.
                         _ = availability?.problem(for: error)
-                        metrics.add("bouncer_integration_copies_lost_total")
+                        metrics.add(ServiceMetric.integrationCopiesLost)
                         logger.warn("a chat server's clean message, already allowed, could not be kept",
                                     ["message_id": .string(submission.id ?? "-"), "error": .string(String(describing: error))])
                     }

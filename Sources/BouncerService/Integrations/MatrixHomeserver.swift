@@ -110,7 +110,7 @@ final class MatrixHomeserver: Sendable {
         }
         let outcome = await sender.send(method, url, headers: ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json",
                                                                "User-Agent": "Bouncer/\(BouncerVersion.current)"], body: Array(body.utf8))
-        metrics.add("bouncer_matrix_homeserver_calls_total", [name, outcome.isSuccess ? "done" : "failed"])
+        metrics.add(ServiceMetric.matrixHomeserverCalls, name, outcome.isSuccess ? "done" : "failed")
         return outcome
     }
 

@@ -61,7 +61,7 @@ struct MatrixRoutes: Sendable {
             (kind, response) = ("redaction", try await redact(redacts, by: sender))
         }
         let answer = response.status.code < 300 ? "allowed" : response.status.code == 503 ? "unavailable" : "refused"
-        context.metrics.add("bouncer_matrix_callbacks_total", [kind, answer])
+        context.metrics.add(ServiceMetric.matrixCallbacks, kind, answer)
         return response
     }
 

@@ -74,7 +74,7 @@ struct StreamRoutes: Sendable {
         let hook = try Hook(body)
         let choice = hook.language.flatMap { context.localization.catalog.choice(for: $0) } ?? context.localization.catalog.defaultChoice
         let (answer, message) = try await judge(hook, choice)
-        context.metrics.add("bouncer_stream_hooks_total", label: answer)
+        context.metrics.add(ServiceMetric.streamHooks, answer)
         var json: [UInt8] = Array(#"{"message":"#.utf8)
         JSONValue.object(message).write(to: &json)
         json.append(UInt8(ascii: "}"))

@@ -90,7 +90,7 @@ extension MessagesRoutes {
     /// Writes a judged message in the next group commit, and calls back once that is committed.
     private func write(_ verdict: Verdict, _ submission: Submission, shadowBanned: Bool, _ identity: Identity,
                        _ completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) {
-        metrics.add("bouncer_messages_total", label: verdict.action?.rawValue ?? "none")
+        metrics.add(ServiceMetric.messages, verdict.action?.rawValue ?? "none")
         var outcome = Outcome(verdict, text: submission.text)
         if shadowBanned {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.

@@ -77,33 +77,42 @@ final class Metrics: Sendable {
         families = Locked(["bouncer_http_requests_total": requests, "bouncer_http_request_duration_seconds": requestDurations])
     }
 
-    func declare(_ name: String, _ kind: Kind, _ help: String, labels: [String] = [], buckets: [Double] = latencyBuckets) {
-        families.withLock { families in
-            if families[name] == nil {
-                families[name] = Family(kind: kind, help: help, labelNames: labels, buckets: kind == .histogram ? buckets : [])
-            }
-        }
+    /// Declares `metric`, so that a family without labels reads 0 before its first sample. A
+    /// family used before it is declared is declared then: a sample is never dropped.
+    func declare(_ metric: MetricDefinition) {
+        families.withLock { families in _ = Self.family(metric, in: &families) }
     }
 
-    func add(_ name: String, _ labels: [String] = [], _ amount: Double = 1) {
-        let labels = LabelValues(labels)
-        families.withLock { $0[name]?.add(amount, labels) }
+    func add(_ counter: Counter<NoLabels>, _ amount: Double = 1) {
+        record(counter.definition, LabelValues()) { $0.add(amount, $1) }
     }
 
-    /// `add` for a family with one label, without an array for it: for every message sent.
-    func add(_ name: String, label: String, _ amount: Double = 1) {
-        let labels = LabelValues(label)
-        families.withLock { $0[name]?.add(amount, labels) }
+    func add(_ counter: Counter<OneLabel>, _ label: String, _ amount: Double = 1) {
+        record(counter.definition, LabelValues(label)) { $0.add(amount, $1) }
     }
 
-    func set(_ name: String, _ labels: [String] = [], _ value: Double) {
-        let labels = LabelValues(labels)
-        families.withLock { $0[name]?.values[labels] = value }
+    func add(_ counter: Counter<TwoLabels>, _ first: String, _ second: String, _ amount: Double = 1) {
+        record(counter.definition, LabelValues(first, second)) { $0.add(amount, $1) }
     }
 
-    func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
-        let labels = LabelValues(labels)
-        families.withLock { $0[name]?.observe(value, labels) }
+    func set(_ gauge: Gauge, _ value: Double) {
+        record(gauge.definition, LabelValues()) { $0.values[$1] = value }
+    }
+
+    func observe(_ histogram: Histogram, _ value: Double) {
+        record(histogram.definition, LabelValues()) { $0.observe(value, $1) }
+    }
+
+    private func record(_ metric: MetricDefinition, _ labels: LabelValues, _ change: (Family, LabelValues) -> Void) {
+        families.withLock { families in change(Self.family(metric, in: &families), labels) }
+    }
+
+    private static func family(_ metric: MetricDefinition, in families: inout [String: Family]) -> Family {
+        if let family = families[metric.name] { return family }
+        let family = Family(kind: metric.kind, help: metric.help, labelNames: metric.labelNames,
+                            buckets: metric.kind == .histogram ? metric.buckets : [])
+        families[metric.name] = family
+        return family
     }
 
     /// A request answered: its count by route, method and status, and its duration by route,
@@ -190,17 +199,10 @@ struct LabelValues: Hashable, Sendable {
 
     init() { (first, second, third, count) = ("", "", "", 0) }
     init(_ first: String) { (self.first, second, third, count) = (first, "", "", 1) }
+    init(_ first: String, _ second: String) { (self.first, self.second, third, count) = (first, second, "", 2) }
     init(_ first: String, _ second: String, _ third: String) {
         (self.first, self.second, self.third, count) = (first, second, third, 3)
     }
-    init(_ values: [String]) {
-        precondition(values.count <= 3, "a metric family has at most three labels")
-        first = values.count > 0 ? values[0] : ""
-        second = values.count > 1 ? values[1] : ""
-        third = values.count > 2 ? values[2] : ""
-        count = values.count
-    }
-
     /// The values in order, for rendering.
     var list: [String] { Array([first, second, third].prefix(count)) }
 }
@@ -210,43 +212,7 @@ extension Metrics {
     static func service() -> Metrics {
         // The request families are every Metrics' own (see init).
         let metrics = Metrics()
-        metrics.declare("bouncer_messages_total", .counter, "Messages sent, by the verdict of the rules (none, or the deciding action).",
-                        labels: ["verdict"])
-        metrics.declare("bouncer_rule_matches_total", .counter,
-                        "Rule matches in messages sent or edited, by the rules' mode (each rule's own: GET /v1/rules/stats).", labels: ["mode"])
-        metrics.declare("bouncer_store_commit_batch_size", .histogram, "Writes grouped into one committed transaction.",
-                        buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
-        metrics.declare("bouncer_store_commit_duration_seconds", .histogram, "Time to run and commit one group of writes.")
-        metrics.declare("bouncer_store_checkpoint_duration_seconds", .histogram,
-                        "Time to copy the write-ahead log into the database file, between two groups.")
-        metrics.declare("bouncer_store_channel_copy_failures_total", .counter,
-                        "Batches of new messages that could not be copied into channel_messages (tried again with the next).")
-        metrics.declare("bouncer_store_wal_frames", .gauge, "Frames in the write-ahead log at the last checkpoint.")
-        metrics.declare("bouncer_store_wal_checkpointed_frames", .gauge,
-                        "Of those, frames copied into the database file (fewer while readers still need the rest).")
-        metrics.declare("bouncer_store_unavailable_total", .counter,
-                        "Requests refused with 503 store_unavailable: the store's disk was full or failing.")
-        metrics.declare("bouncer_store_conflicts_total", .counter,
-                        "Requests refused with 503 store_unavailable after their write lost to other instances' (serialization failures, deadlocks) past every retry.")
-        metrics.declare("bouncer_rules_compile_duration_seconds", .histogram, "Time to compile a rule set.",
-                        buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
-        metrics.declare("bouncer_rules", .gauge, "Rules in the rule set in force.")
-        metrics.declare("bouncer_shared_state_reloads_total", .counter,
-                        "Changes another instance made (rules, settings, overrides, bans) reloaded and put in force here.",
-                        labels: ["topic"])
-        metrics.declare("bouncer_rules_database_bytes", .gauge, "Size of the compiled rule databases in force.")
-        metrics.declare("bouncer_webhook_attempts_total", .counter, "Webhook delivery attempts, by outcome (delivered, failed).",
-                        labels: ["outcome"])
-        metrics.declare("bouncer_matrix_callbacks_total", .counter,
-                        "Matrix spam-checker callbacks answered, by what they were (message, edit, redaction, encrypted, other, user_action, unmoderated) and the answer (allowed, refused, unavailable).",
-                        labels: ["kind", "answer"])
-        metrics.declare("bouncer_matrix_homeserver_calls_total", .counter,
-                        "Calls to the Matrix homeserver that carry decisions back (redact, ban, unban), by outcome (done, failed).",
-                        labels: ["call", "outcome"])
-        metrics.declare("bouncer_integration_copies_lost_total", .counter,
-                        "Chat servers' clean messages allowed before their copy was committed, whose copy then could not be kept.")
-        metrics.declare("bouncer_stream_hooks_total", .counter,
-                        "Stream Before Message Send hooks answered, by what the message became (unchanged, masked, error).", labels: ["answer"])
+        for metric in ServiceMetric.all { metrics.declare(metric) }
         return metrics
     }
 }

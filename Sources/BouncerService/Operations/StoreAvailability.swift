@@ -33,7 +33,7 @@ final class StoreAvailability: Sendable {
         if error.isConflict {
             // The store is up; this write met others' again and again. Not a refusal of the
             // store: `/readyz` stays as it is.
-            metrics.add("bouncer_store_conflicts_total")
+            metrics.add(ServiceMetric.storeConflicts)
             if let refused = conflictLog.due() {
                 logger.warn("writes refused with 503 after conflicts with other instances",
                             ["refused": .int(refused), "error": .string(error.description)])
@@ -50,7 +50,7 @@ final class StoreAvailability: Sendable {
     }
 
     private func refused(_ error: any StoreFailure) {
-        metrics.add("bouncer_store_unavailable_total")
+        metrics.add(ServiceMetric.storeUnavailable)
         lastRefusal.withLock { $0 = ContinuousClock.now }
         if let refused = refusalLog.due() {
             logger.error("store unavailable: requests refused with 503", ["refused": .int(refused), "error": .string(error.description)])

@@ -50,8 +50,8 @@ final class RuleHits: Sendable {
         }
         // By mode only: a series for each rule would be 100,000 series for 100,000 rules, kept
         // after a rule is deleted. Each rule's hits are read through /v1/rules/stats.
-        if !verdict.rules.isEmpty { metrics.add("bouncer_rule_matches_total", label: "enforce", Double(verdict.rules.count)) }
-        if !verdict.observed.isEmpty { metrics.add("bouncer_rule_matches_total", label: "observe", Double(verdict.observed.count)) }
+        if !verdict.rules.isEmpty { metrics.add(ServiceMetric.ruleMatches, "enforce", Double(verdict.rules.count)) }
+        if !verdict.observed.isEmpty { metrics.add(ServiceMetric.ruleMatches, "observe", Double(verdict.observed.count)) }
     }
 
     static func hour(of epochSeconds: Double) -> Int64 { Int64((epochSeconds / 3600).rounded(.down)) }

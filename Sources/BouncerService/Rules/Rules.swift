@@ -20,7 +20,7 @@ final class Rules: Sendable {
     private let metrics: Metrics
 
     init(repository: any RuleRepository, inflections: Bool = true, databaseStore: (any CompiledDatabaseStore)? = nil, logger: Logger,
-         metrics: Metrics = Metrics.service()) async throws {
+         metrics: Metrics) async throws {
         let snapshot = try await repository.allRules()
         let set = try Self.compile(snapshot.rules, inflections: inflections, store: databaseStore, logger: logger)
         self.engine = RuleEngine(set)
@@ -48,9 +48,9 @@ final class Rules: Sendable {
         let databases = set.databasesLoaded
         logger.info("rules compiled", ["rules": .int(set.ruleCount), "milliseconds": .double(set.compileDuration / .milliseconds(1)),
                                        "databases": .int(databases.total), "databases_loaded": .int(databases.loaded)])
-        metrics.observe("bouncer_rules_compile_duration_seconds", [], set.compileDuration / .seconds(1))
-        metrics.set("bouncer_rules", [], Double(set.ruleCount))
-        metrics.set("bouncer_rules_database_bytes", [], Double(set.databaseSize))
+        metrics.observe(ServiceMetric.rulesCompileDuration, set.compileDuration / .seconds(1))
+        metrics.set(ServiceMetric.rules, Double(set.ruleCount))
+        metrics.set(ServiceMetric.rulesDatabaseBytes, Double(set.databaseSize))
     }
 
     /// Compiling 100,000 rules takes seconds of CPU: it runs here, off the threads that serve
@@ -74,12 +74,15 @@ final class Rules: Sendable {
             }
         }
         let set = try result.get()
-        appliedSequence.withLock { applied in
-            guard snapshot.sequence > applied || (replacingEqual && snapshot.sequence == applied) else { return }
+        let installed = appliedSequence.withLock { applied in
+            guard snapshot.sequence > applied || (replacingEqual && snapshot.sequence == applied) else { return false }
             applied = snapshot.sequence
             engine.replace(with: set)
+            return true
         }
-        report(set)
+        // A set a later change overtook while it compiled is not in force: its figures are not
+        // the rules' (the gauges would say the older count until the next change).
+        if installed { report(set) }
     }
 
     /// Compiles rules that are not put in force (a dry run's), with the rule set's setting, on

@@ -170,7 +170,7 @@ final class WebhookDispatcher: Sendable {
     private func record(_ results: [DeliveryResult], for hook: StoredWebhook) {
         guard !results.isEmpty else { return }
         for result in results {
-            metrics.add("bouncer_webhook_attempts_total", label: result.state == .delivered ? "delivered" : "failed")
+            metrics.add(ServiceMetric.webhookAttempts, result.state == .delivered ? "delivered" : "failed")
         }
         let (repository, logger) = (self.repository, self.logger)
         Task {
