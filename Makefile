@@ -41,26 +41,31 @@ run: release
 # busy (the store's load and fault tests: eight writers, readers that never pause; the engine's:
 # dozens of rule sets compiled, texts of 20,000 characters): each runs after the other in-process
 # tests, not beside them, so the timing tests of those are not starved of the two cores CI has.
-# The HTTP server's live tests, which time what the server does, run first and alone.
-# (StoreUnavailableTests stays with the others: it arms the same process-wide fault-injecting VFS
-# as StorageFaultTests, so the two must not run at once.)
+# Suites say what they need, and each step runs those whose needs it meets:
+# - by test target: HTTPServerTests (live sockets timed against deadlines) run first and alone,
+#   ExclusiveCoresTests (throughput and timings under load) last and alone, the other in-process
+#   targets beside each other between them (`unit-tests` below, under the sanitizers too);
+#   BlackBoxTests and BouncerKitTests start the real binary and run after them.
+# - by trait (Tests/TestSupport/TestNeeds.swift): `.postgresOnly`, `.oneInstance` (a suite about
+#   the one process it starts sits out the run against three instances) and `.alone`
+#   (DatabaseOutageTests stops a database server under load and times the recovery: it runs in a
+#   step of its own, after the other black-box suites).
 # The PostgreSQL store's tests run against a throwaway cluster started for the run and stopped
 # after it (scripts/with-postgres.sh; a target run inside another one shares its cluster).
-# BouncerKitTests, like the black-box suites, start the real binary (the app developers' library
-# against it): they run after the in-process tests, and under the sanitizers with the black-box ones.
-# DatabaseOutageTests stops a database server under load: it runs alone, after the other
-# black-box suites, not beside them.
 # The PostgreSQL black-box suites run once more through PgBouncer in transaction pooling mode
 # (scripts/with-pgbouncer.sh), as operators run it: the services listen for changes directly
 # (--database-listen-url). Then a failover: three instances under send load on a pg_auto_failover
 # primary and synchronous standby (scripts/postgres-ha.sh), whose primary is killed (Tests/failover).
 # Restores and upgrades on both stores (Tests/stores): backups taken under load restored and read
 # back alike, and stores made by an earlier release (fixtures kept as SQL dumps) upgraded in place.
-# The black-box suites of the API, run a third time with each service three instances on one
-# PostgreSQL database, called in turn (the others are about one process: its start, signals,
-# descriptors, counters, log, commands, or a cluster of their own).
-ROUND_ROBIN_SUITES := BlackBoxTests.(MessagesTests|ModerationHoldsTests|ClientDataTests|FlagsTests|ModeratorsTests|RulesTests|LocalizationTests|TokenTests|BackupTests|EventsTests|AppealsTests)
-LOAD_SUITES := StorageFaultTests|BackupUnderLoadTests|CheckpointTests|CompiledDatabaseFilesTests|LongRegexScanTests
+# The black-box suites run a third time with each service three instances on one PostgreSQL
+# database, called in turn.
+define unit-tests
+	$(1) --filter HTTPServerTests
+	$(1) --skip 'HTTPServerTests|ExclusiveCoresTests|BlackBoxTests|BouncerKitTests'
+	$(1) --filter ExclusiveCoresTests
+endef
+
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	@scripts/webhook-receiver-venv.sh
@@ -68,18 +73,16 @@ test: deps
 
 test-steps:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter HTTPServerTests
 	scripts/json-test-suite.sh >/dev/null
-	BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
+	$(call unit-tests,BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build)
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	$(SWIFT) test --skip-build --filter BouncerKitTests
-	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests --skip DatabaseOutageTests
+	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_ALONE=1 $(SWIFT) test --skip-build --filter DatabaseOutageTests
+	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter BlackBoxTests
 	python3 Tests/failover/run.py --binary .build/debug/bouncer
 	python3 Tests/stores/run.py --binary .build/debug/bouncer
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter '$(ROUND_ROBIN_SUITES)'
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
 	python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat
@@ -153,15 +156,11 @@ test-sanitize-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
+	$(call unit-tests,$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan)
 	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter 'BlackBoxTests|BouncerKitTests'
 	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
+	$(call unit-tests,$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan)
 	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter 'BlackBoxTests|BouncerKitTests'
 	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@$(CHECK_SANITIZER_LOGS)
@@ -174,13 +173,9 @@ sanitize-short: deps
 sanitize-short-steps:
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter HTTPServerTests
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter '$(LOAD_SUITES)'
+	$(call unit-tests,$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan)
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter HTTPServerTests
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --skip 'HTTPServerTests|BlackBoxTests|BouncerKitTests|$(LOAD_SUITES)'
-	$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(LOAD_SUITES)'
+	$(call unit-tests,$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan)
 	@$(CHECK_SANITIZER_LOGS)
 
 docker-smoke:

@@ -99,6 +99,11 @@ let package = Package(
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerDomain", "BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "Locking", "TestSupport"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
+        // Suites that measure time or throughput against the machine's cores (group commit under
+        // load, a backup beside eight writers, checkpoints, scan deadlines, compiled-database
+        // timings): `make test` runs them after the others, with the cores to themselves.
+        .testTarget(name: "ExclusiveCoresTests", dependencies: ["BouncerDomain", "BouncerStore", "BouncerSQLite", "BouncerModeration", "BouncerService",
+                                                             "TestSupport", "Locking", "CFaultVFS", "CSQLite"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),

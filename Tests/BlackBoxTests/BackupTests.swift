@@ -90,7 +90,7 @@ import TestSupport
 
     /// On PostgreSQL the route and the command write `pg_dump`'s custom format, and
     /// `pg_restore` into an empty database gives back what was acknowledged before.
-    @Test(.enabled(if: TestStore.isPostgres, "needs BOUNCER_TEST_STORE=postgres"))
+    @Test(.postgresOnly)
     func aDumpTakenDuringWritesRestores() async throws {
         let run = try await Self.backUpDuringWrites(copy: "copy.dump")
         let (h, before, response, cli) = (run.h, run.before, run.response, run.cli)

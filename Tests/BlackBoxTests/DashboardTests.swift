@@ -4,7 +4,7 @@ import TestSupport
 
 /// The dashboard's page and files as the server sends them. What the page does in a browser is
 /// tested in a real Chromium (Tests/dashboard).
-@Suite struct DashboardTests {
+@Suite(.oneInstance) struct DashboardTests {
     /// The texts the page carries, from its `<script type="application/json" id="strings">`.
     static func strings(_ page: String) throws -> [String: String] {
         let start = try #require(page.range(of: #"<script type="application/json" id="strings">"#))

@@ -6,7 +6,7 @@ import TestSupport
 /// `store_unavailable` and `/readyz` says 503; once it is back the service recovers by itself;
 /// nothing it acknowledged is lost. The database is a cluster of the test's own, as the outage
 /// would disturb every other test on a shared one.
-@Suite(.enabled(if: TestStore.isPostgres, "needs BOUNCER_TEST_STORE=postgres"))
+@Suite(.postgresOnly, .oneInstance, .alone)
 struct DatabaseOutageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/postgres-cluster.sh").path

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct DescriptorExhaustionTests {
+@Suite(.oneInstance) struct DescriptorExhaustionTests {
     /// With far fewer file descriptors than clients, the server neither crashes nor stops: the
     /// clients it cannot take wait in the backlog, and it serves again once descriptors free up.
     @Test func runningOutOfDescriptorsIsSurvived() async throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `GET /v1/events/stream`: Server-Sent Events, read as a browser's EventSource reads them.
-@Suite struct EventStreamTests {
+@Suite(.oneInstance) struct EventStreamTests {
     typealias Harness = MessagesTests.Harness
 
     static func open(_ h: Harness, _ query: String = "", headers: [String: String] = [:], as user: String? = "mod") throws -> EventStreamClient {

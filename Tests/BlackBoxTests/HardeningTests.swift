@@ -5,7 +5,7 @@ import TestSupport
 /// What an attacker would try first, answered: answers a browser must not sniff, frame or keep,
 /// webhook URLs (which carry their receivers' secrets) kept to admins, the service's own id
 /// that no token may claim.
-@Suite struct HardeningTests {
+@Suite(.oneInstance) struct HardeningTests {
     typealias Harness = MessagesTests.Harness
 
     @Test func everyAnswerSaysNotToSniffFrameOrStoreIt() async throws {

@@ -5,7 +5,7 @@ import TestSupport
 /// `/v1/integrations/matrix/{callback}` as Synapse's `synapse-http-antispam` module calls it: the
 /// bodies it sends, the answers it needs (any 2xx allows; a refusal has only Matrix's fields). The
 /// real homeserver drives the same routes in Tests/integrations.
-@Suite struct MatrixIntegrationTests {
+@Suite(.oneInstance) struct MatrixIntegrationTests {
     typealias Harness = MessagesTests.Harness
     static let secret = "matrix-shared-secret"
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct MetricsTests {
+@Suite(.oneInstance) struct MetricsTests {
     @Test func prometheusTextAboutRequestsMessagesRulesAndTheStore() async throws {
         let h = try await blocking { try MessagesTests.Harness() }
         try await blocking {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct MigrationCommandTests {
+@Suite(.oneInstance) struct MigrationCommandTests {
     /// A copy of the shipped migrations that a test may edit.
     /// Where the store under test takes its migrations from, in a copy of the directory:
     /// PostgreSQL's are in its `postgres/`.

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Observe mode, rule statistics and precision, rate rules (`flood`, `mentions`, `links`), and the
 /// sender conditions any rule may carry (`exempt_roles`, `new_users_only_seconds`), through the API.
-@Suite struct RuleInsightsTests {
+@Suite(.oneInstance) struct RuleInsightsTests {
     /// A service and tokens for an admin, a moderator and a few users.
     final class Harness: @unchecked Sendable {
         let directory: TemporaryDirectory

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The real binary on a loopback port: what a client and an operator see.
-@Suite struct ServeTests {
+@Suite(.oneInstance) struct ServeTests {
     @Test func healthAndReadinessAnswerWithoutAToken() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()

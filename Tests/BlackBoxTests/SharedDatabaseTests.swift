@@ -5,7 +5,7 @@ import TestSupport
 /// Several instances of the binary on one PostgreSQL database, as behind a load balancer: what
 /// one instance changes is in force on the others within a second, a user's send rate holds in
 /// total, and races between instances come out as they do on one.
-@Suite(.enabled(if: TestStore.isPostgres, "needs BOUNCER_TEST_STORE=postgres"), .serialized)
+@Suite(.postgresOnly, .oneInstance, .serialized)
 struct SharedDatabaseTests {
     final class Cluster: @unchecked Sendable {
         let directory: TemporaryDirectory

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite struct ShutdownTests {
+@Suite(.oneInstance) struct ShutdownTests {
     /// SIGTERM while clients send: every answered request is a 200 (none cut off with a 5xx),
     /// idle keep-alive connections are closed, and the process exits 0 well within 10 s.
     @Test(arguments: [SIGTERM, SIGINT])

@@ -6,7 +6,7 @@ import TestSupport
 /// (as another instance's commit would cause them): a send that loses twice is retried by Bouncer
 /// and created; one that loses every time is a 503 with `Retry-After`, never a 500, nothing of it
 /// is kept, and the service goes on.
-@Suite(.enabled(if: TestStore.isPostgres, "needs BOUNCER_TEST_STORE=postgres"))
+@Suite(.postgresOnly, .oneInstance)
 struct StoreConflictTests {
     @Test func serializationFailuresAreRetriedAndNeverA500() throws {
         let directory = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Webhooks: registration, Standard Webhooks signatures checked by the reference library in a
 /// receiver process, retries across a receiver's outage and the service's own crash, 410.
-@Suite struct WebhooksTests {
+@Suite(.oneInstance) struct WebhooksTests {
     typealias Harness = MessagesTests.Harness
 
     /// Registers a webhook for `types` at `receiver`'s URL; returns its id and secret.

@@ -89,8 +89,14 @@ class StreamHookTests(unittest.TestCase):
         headers = {"X-Signature": signature if signature is not None else hmac.new(STREAM_SECRET.encode(), data, hashlib.sha256).hexdigest()}
         if api_key:
             headers["X-Api-Key"] = api_key
-        status, content_type, answer = self.api._exchange("POST", "/v1/integrations/stream/before-message-send", data,
-                                                          {"Content-Type": "application/json", **headers})
+        try:
+            status, content_type, answer = self.api._exchange("POST", "/v1/integrations/stream/before-message-send", data,
+                                                              {"Content-Type": "application/json", **headers})
+        except (BrokenPipeError, ConnectionResetError):
+            # As in MatrixBadInputTests: the service answers 413 from the head and closes, and a
+            # client still sending 2 MB on a busy machine may meet the close before the answer.
+            self.assertEqual(expect, (413,), "only a body too large is cut off")
+            return 413, None
         self.assertIn(status, expect, answer[:300])
         return status, json.loads(answer) if answer else None
 
