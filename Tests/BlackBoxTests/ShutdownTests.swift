@@ -31,7 +31,7 @@ import TestSupport
             }
         }
         senders.forEach { $0.start() }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await waitUntil(.seconds(20)) { statuses.withLock { $0.count } >= 8 }, "the senders were answered before the signal")
         let started = ContinuousClock.now
         service.signal(signal)
         let status = try await blocking { service.waitForExit(timeout: .seconds(10)) }

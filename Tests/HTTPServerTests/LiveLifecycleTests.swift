@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -7,7 +8,8 @@ import TestSupport
 struct LiveLifecycleTests {
     @Test("graceful shutdown answers the request in flight with Connection: close, closes idle connections, then refuses new ones")
     func gracefulShutdown() async throws {
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), router: makeLiveTestRouter())
+        let slowStarted = Locked(0)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), router: makeLiveTestRouter(slowStarted: slowStarted))
         let port = try server.start()
         let idle = try await RawHTTPClient.connect(port: port)
         try await idle.send(rawRequest("GET", "/hello"))
@@ -15,7 +17,7 @@ struct LiveLifecycleTests {
 
         let slow = try await RawHTTPClient.connect(port: port)
         try await slow.send(rawRequest("GET", "/slow"))
-        try await Task.sleep(for: .milliseconds(100))  // the handler is running now
+        #expect(try await waitUntil(.seconds(10)) { slowStarted.withLock { $0 } == 1 }, "the slow handler began")
 
         let clock = ContinuousClock()
         let started = clock.now

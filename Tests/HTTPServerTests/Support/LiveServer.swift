@@ -1,3 +1,4 @@
+import Locking
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -16,8 +17,9 @@ extension ServerLimits {
     }
 }
 
-/// The routes every live test serves.
-func makeLiveTestRouter() -> Router {
+/// The routes every live test serves. `slowStarted` counts the `/slow` handlers that began, for a
+/// test that must act while one runs.
+func makeLiveTestRouter(slowStarted: Locked<Int>? = nil) -> Router {
     var router = Router()
     router.get("/hello", .immediate { _ in
         Response(headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
@@ -28,6 +30,7 @@ func makeLiveTestRouter() -> Router {
     })
     // Long enough that a test on a loaded machine still acts while it runs.
     router.get("/slow", .async { _ in
+        slowStarted?.withLock { $0 += 1 }
         try await Task.sleep(for: .milliseconds(600))
         return Response(headers: ["Content-Type": "text/plain"], body: Array("slow".utf8))
     })
