@@ -106,7 +106,7 @@ let package = Package(
                                                              "TestSupport", "Locking", "CFaultVFS", "CSQLite"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BouncerDomain", "BouncerIdentity", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerDomain", "BouncerSQLite", "BouncerStore", "BouncerIdentity", "Locking"]),
         // The app developers' library: Foundation only, none of the service's modules, so an app
         // links it alone. Its tests run it against the real binary.

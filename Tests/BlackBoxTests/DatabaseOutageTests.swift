@@ -40,7 +40,7 @@ struct DatabaseOutageTests {
         defer { _ = try? Self.cluster(["stop", clusterDirectory]) }
         let directory = try TemporaryDirectory()
         let data = directory.path("data")
-        let token = try ServiceProcess.run(["token", "--user", "alice", "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try TestTokens.mint("alice", dataDirectory: data)
         let service = try ServiceProcess(arguments: ["--data-dir", data, "--database-url", url, "--send-rate-per-user", "0"], instances: 1)
         let outcomes = Outcomes()
         let running = LockedFlag()

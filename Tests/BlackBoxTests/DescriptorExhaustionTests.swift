@@ -9,8 +9,7 @@ import TestSupport
         try await blocking {
             let directory = try TemporaryDirectory()
             let data = directory.path("data")
-            let admin = try ServiceProcess.run(["token", "--user", "root", "--role", "admin", "--data-dir", data]).output
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let admin = try TestTokens.mint("root", role: "admin", dataDirectory: data)
             let service = try ServiceProcess(arguments: ["--data-dir", data], openFileLimit: 48)
             // Connected before the crowd: a client already being served.
             let served = try service.client()

@@ -4,8 +4,7 @@ import TestSupport
 
 @Suite struct LocalizationTests {
     static func token(_ data: String, role: String) throws -> String {
-        try ServiceProcess.run(["token", "--user", "\(role)-1", "--role", role, "--data-dir", data]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestTokens.mint("\(role)-1", role: role, dataDirectory: data)
     }
 
     @Test func textsComeInTheRequestsLanguage() async throws {

@@ -23,19 +23,16 @@ import TestSupport
             self.environment = environment
             let data = directory.path("data")
             for (user, role) in [("alice", "user"), ("bob", "user"), ("mod", "moderator"), ("root", "admin")] {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data], environment: environment).output
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                tokens[user] = try TestTokens.mint(user, role: role, dataDirectory: data, environment: environment)
             }
             service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"] + arguments, environment: environment)
             client = try service.client()
         }
 
-        /// Mints tokens for more users, as `bouncer token` does (moderators when `role` says).
+        /// Mints tokens for more users (moderators when `role` says).
         func addUsers(_ users: [String], role: String = "user") throws {
             for user in users {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", directory.path("data")],
-                                                      environment: environment).output
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                tokens[user] = try TestTokens.mint(user, role: role, dataDirectory: directory.path("data"), environment: environment)
             }
         }
 

@@ -24,7 +24,7 @@ import TestSupport
         }
 
         static func mint(_ user: String, _ role: String, _ data: String) throws -> String {
-            try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            try TestTokens.mint(user, role: role, dataDirectory: data)
         }
 
         func user(_ name: String) throws -> String {

@@ -10,8 +10,7 @@ import TestSupport
 
         init(data: String) throws {
             func mint(_ role: String) throws -> String {
-                try ServiceProcess.run(["token", "--user", "\(role)-1", "--role", role, "--data-dir", data]).output
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                try TestTokens.mint("\(role)-1", role: role, dataDirectory: data)
             }
             admin = try mint("admin")
             moderator = try mint("moderator")

@@ -16,8 +16,7 @@ struct SharedDatabaseTests {
             directory = try TemporaryDirectory()
             let data = directory.path("data")
             for (user, role) in [("alice", "user"), ("bob", "user"), ("mod", "moderator"), ("root", "admin")] {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                tokens[user] = try TestTokens.mint(user, role: role, dataDirectory: data)
             }
             cluster = try ServiceCluster(count: count, dataDirectory: data, arguments: arguments)
         }

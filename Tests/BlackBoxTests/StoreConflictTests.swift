@@ -11,7 +11,7 @@ struct StoreConflictTests {
     @Test func serializationFailuresAreRetriedAndNeverA500() throws {
         let directory = try TemporaryDirectory()
         let data = directory.path("data")
-        let token = try ServiceProcess.run(["token", "--user", "alice", "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try TestTokens.mint("alice", dataDirectory: data)
         let service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"], instances: 1)
         let url = try #require(service.database?.url)
         _ = try PostgresTestDatabase.psql(url, """

@@ -24,8 +24,7 @@ final class KitHarness: @unchecked Sendable {
             let data = directory.path("data")
             var tokens: [String: String] = [:]
             for (user, role) in [("alice", "user"), ("bob", "user"), ("mod", "moderator"), ("root", "admin")] {
-                tokens[user] = try ServiceProcess.run(["token", "--user", user, "--role", role, "--data-dir", data]).output
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                tokens[user] = try TestTokens.mint(user, role: role, dataDirectory: data)
             }
             let service = try ServiceProcess(arguments: ["--data-dir", data, "--send-rate-per-user", "0"], instances: 1)
             return KitHarness(directory: directory, service: service, tokens: tokens)
