@@ -22,6 +22,8 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "dashboard"))
+from harness import Bouncer  # noqa: E402  (Tests/dashboard/harness.py: the service, started and stopped)
 CHANNEL = "messaging:general"
 
 
@@ -29,54 +31,16 @@ class Failure(Exception):
     pass
 
 
-class Service:
-    """`bouncer serve` on a temporary data directory and a port the kernel picks."""
-
-    def __init__(self, binary, directory):
-        self.binary = binary
-        self.data = os.path.join(directory, "data")
-        self.log_path = os.path.join(directory, "bouncer.log")
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", self.data, "--send-rate-per-user", "0"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        self.port = None
-        while self.port is None:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise Failure("bouncer did not start:\n" + self.output())
-            for line in self.output().splitlines():
-                if '"msg":"listening"' in line:
-                    self.port = json.loads(line)["port"]
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def output(self):
-        with open(self.log_path) as log:
-            return log.read()
-
-    def token(self, user, role="user"):
-        return subprocess.run([self.binary, "token", "--user", user, "--role", role, "--data-dir", self.data],
-                              check=True, capture_output=True, text=True).stdout.strip()
-
-    def call(self, method, path, token, body=None):
-        request = urllib.request.Request(self.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                text = response.read().decode()
-                return response.status, json.loads(text) if text else None
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read().decode() or "null")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+def call(service, method, path, token, body=None):
+    """A JSON call: its status and body."""
+    request = urllib.request.Request(service.base_url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read().decode() or "null")
 
 
 class Terminal:
@@ -125,7 +89,7 @@ def wait_until(condition, what, timeout=10):
 
 def scenario(service, terminal, tokens):
     def channel(user):
-        status, page = service.call("GET", f"/v1/channels/{CHANNEL}/messages?limit=200", tokens[user])
+        status, page = call(service, "GET", f"/v1/channels/{CHANNEL}/messages?limit=200", tokens[user])
         assert status == 200, (status, page)
         return page["messages"]
 
@@ -155,7 +119,7 @@ def scenario(service, terminal, tokens):
         raise Failure(f"after Send Anyway, bob sees: {resent}")
 
     # Another user's message arrives live.
-    status, _ = service.call("POST", f"/v1/channels/{CHANNEL}/messages", tokens["bob"], {"id": "bob-live", "text": "live from bob"})
+    status, _ = call(service, "POST", f"/v1/channels/{CHANNEL}/messages", tokens["bob"], {"id": "bob-live", "text": "live from bob"})
     assert status == 201, status
     terminal.wait_for(r"^#\d+ bob: live from bob$", "bob's live message")
 
@@ -165,7 +129,7 @@ def scenario(service, terminal, tokens):
                       "the flag's confirmation")
     terminal.type("y")
     terminal.wait_for(rf"^Flagged #{bob_number} \(spam\)\.$", "the flag filed")
-    status, flags = service.call("GET", "/v1/flags?reporter_id=alice", tokens["mod"])
+    status, flags = call(service, "GET", "/v1/flags?reporter_id=alice", tokens["mod"])
     assert status == 200, (status, flags)
     filed = [(f["message_id"], f["reason"], f["state"]) for f in flags["flags"]]
     if filed != [("bob-1", "spam", "open")]:
@@ -186,20 +150,20 @@ def main():
     directory = tempfile.mkdtemp(prefix="bouncer-chat-test-")
     service = terminal = None
     try:
-        service = Service(os.path.abspath(arguments.binary), directory)
+        service = Bouncer(os.path.abspath(arguments.binary), "--send-rate-per-user", "0").start()
         tokens = {user: service.token(user, role) for user, role in [("alice", "user"), ("bob", "user"), ("mod", "moderator"),
                                                                       ("root", "admin")]}
-        status, _ = service.call("POST", "/v1/rules", tokens["root"], {"kind": "word", "pattern": "pear", "action": "bounce_flag"})
+        status, _ = call(service, "POST", "/v1/rules", tokens["root"], {"kind": "word", "pattern": "pear", "action": "bounce_flag"})
         assert status == 201, status
-        status, _ = service.call("POST", f"/v1/channels/{CHANNEL}/messages", tokens["bob"], {"id": "bob-1", "text": "hello from bob"})
+        status, _ = call(service, "POST", f"/v1/channels/{CHANNEL}/messages", tokens["bob"], {"id": "bob-1", "text": "hello from bob"})
         assert status == 201, status
-        command = " ".join([os.path.abspath(arguments.chat), "--url", service.url, "--token", tokens["alice"],
+        command = " ".join([os.path.abspath(arguments.chat), "--url", service.base_url, "--token", tokens["alice"],
                             "--channel", CHANNEL, "--locale", "en", "--poll", "0.2"])
         terminal = Terminal(command, directory)
         scenario(service, terminal, tokens)
         print("bouncer-chat: sent, bounced and sent anyway, received live, flagged: ok")
         return 0
-    except (Failure, AssertionError, subprocess.CalledProcessError) as error:
+    except (Failure, AssertionError, RuntimeError, subprocess.CalledProcessError) as error:
         print(f"FAILED: {error}", file=sys.stderr)
         if terminal:
             try:
@@ -207,7 +171,7 @@ def main():
             except subprocess.CalledProcessError:
                 pass
         if service:
-            print("--- the service's log (last lines)\n" + "\n".join(service.output().splitlines()[-20:]), file=sys.stderr)
+            print("--- the service's log (last lines)\n" + service.log_tail(20), file=sys.stderr)
         return 1
     finally:
         if terminal:

@@ -25,11 +25,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "dashboard"))
+from harness import Bouncer  # noqa: E402  (Tests/dashboard/harness.py: the service, started and stopped)
 CHANNEL = "messaging:general"
 PACKAGE = "bouncer_api_client"
 
@@ -41,46 +42,6 @@ class Failure(Exception):
 def check(condition, message):
     if not condition:
         raise Failure(message)
-
-
-class Service:
-    """`bouncer serve` on a temporary data directory and a port the kernel picks."""
-
-    def __init__(self, binary, directory):
-        self.binary = binary
-        self.data = os.path.join(directory, "data")
-        self.log_path = os.path.join(directory, "bouncer.log")
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", self.data, "--send-rate-per-user", "0"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        self.port = None
-        while self.port is None:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise Failure("bouncer did not start:\n" + self.output())
-            for line in self.output().splitlines():
-                if '"msg":"listening"' in line:
-                    self.port = json.loads(line)["port"]
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def output(self):
-        with open(self.log_path) as log:
-            return log.read()
-
-    def token(self, user, role="user"):
-        return subprocess.run([self.binary, "token", "--user", user, "--role", role, "--data-dir", self.data],
-                              check=True, capture_output=True, text=True).stdout.strip()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
 
 
 def generate(document_path, directory):
@@ -144,7 +105,7 @@ class Flow:
 
     def client(self, user, role="user"):
         if user not in self.clients:
-            self.clients[user] = self.api.AuthenticatedClient(base_url=self.service.url, token=self.service.token(user, role),
+            self.clients[user] = self.api.AuthenticatedClient(base_url=self.service.base_url, token=self.service.token(user, role),
                                                               raise_on_unexpected_status=True, timeout=30)
         return self.clients[user]
 
@@ -288,17 +249,17 @@ def main():
     directory = tempfile.mkdtemp(prefix="bouncer-openapi-client.")
     service = None
     try:
-        service = Service(os.path.abspath(arguments.binary), directory)
+        service = Bouncer(os.path.abspath(arguments.binary), "--send-rate-per-user", "0").start()
         document_path = os.path.join(directory, "openapi.json")
-        with urllib.request.urlopen(service.url + "/openapi.json", timeout=10) as response, open(document_path, "wb") as file:
+        with urllib.request.urlopen(service.base_url + "/openapi.json", timeout=10) as response, open(document_path, "wb") as file:
             file.write(response.read())
         generate(document_path, directory)
         Flow(service, directory).run()
         return 0
-    except Failure as failure:
+    except (Failure, RuntimeError) as failure:
         print(f"openapi-client: FAILED: {failure}", file=sys.stderr)
         if service is not None:
-            print("the service's log (last lines):\n" + "\n".join(service.output().splitlines()[-30:]), file=sys.stderr)
+            print("the service's log (last lines):\n" + service.log_tail(30), file=sys.stderr)
         return 1
     finally:
         if service is not None:
