@@ -239,10 +239,9 @@ struct FlagRoutes: Sendable {
                                                        }),
               let message = result.message else { throw MessagesRoutes.notFound }
         if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
-        // The moderator's ban, unless the strike policy has just given a longer one.
-        let policyBanEnd = result.strike.ban.map { $0.expiresAt ?? "forever" }
-        let requestedEnd = input.ban_duration_seconds.map { Timestamp.format(Date().addingTimeInterval(Double($0))) } ?? "forever"
-        if input.decision == "ban_author", policyBanEnd.map({ $0 < requestedEnd }) ?? true {
+        // The moderator's ban, unless the strike policy has just given one at least as long.
+        let requestedEnd = input.ban_duration_seconds.map { Timestamp.format(Date().addingTimeInterval(Double($0))) }
+        if input.decision == "ban_author", result.strike.ban.map({ Self.ends($0.expiresAt, before: requestedEnd) }) ?? true {
             _ = try await ModeratorRoutes.ban(message.userID, reason: input.note, seconds: input.ban_duration_seconds, shadow: false,
                                               by: identity, note: input.note, repository: repository, bans: bans, audit: audit)
         }
@@ -253,5 +252,14 @@ struct FlagRoutes: Sendable {
                                                  alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled))
         json.append(UInt8(ascii: "}"))
         return .json(.ok, json)
+    }
+
+    /// Whether a ban that ends at `end` ends before one that ends at `other` (nil: never ends).
+    static func ends(_ end: String?, before other: String?) -> Bool {
+        switch (end, other) {
+        case (nil, _): false
+        case (.some, nil): true
+        case let (end?, other?): end < other
+        }
     }
 }
