@@ -42,6 +42,14 @@ case ${1:-} in
     scripts/ensure-packages.sh postgresql pg-auto-failover-cli postgresql-15-auto-failover >&2 ||
       { echo "postgres-ha: pg_auto_failover is not installed and cannot be" >&2; exit 1; }
     dir=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-postgres-ha.XXXXXX")
+    # A start that fails says why, and leaves nothing running behind it.
+    trap 'status=$?; if [ $status -ne 0 ]; then
+            echo "postgres-ha: start failed (exit $status); the state and the logs end:" >&2
+            state "$dir" >&2 || true
+            tail -n 5 "$dir"/*.log >&2 2>/dev/null || true
+            for node in node1 node2 monitor; do kill_node "$dir" "$node"; done
+            rm -rf "$dir"
+          fi' EXIT
     chmod 755 "$dir"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     monitor_port=$(free_port) port1=$(free_port) port2=$(free_port)
@@ -77,7 +85,9 @@ CONF
     for _ in $(seq 150); do state "$dir" | grep -q "^node1 primary primary" && break; sleep 0.2; done
     state "$dir" | grep -q "^node1 primary primary" ||
       { state "$dir" >&2; echo "postgres-ha: no primary with a secondary" >&2; exit 1; }
-    psql "postgres://postgres@127.0.0.1:$port1/bouncer" -qc "CREATE ROLE bouncer LOGIN SUPERUSER" >/dev/null
+    psql "postgres://postgres@127.0.0.1:$port1/bouncer" -qc "CREATE ROLE bouncer LOGIN SUPERUSER" >/dev/null ||
+      { echo "postgres-ha: cannot create the role bouncer on node1" >&2; exit 1; }
+    trap - EXIT
     echo "$dir"
     echo "postgres://bouncer@127.0.0.1:$port1,127.0.0.1:$port2/bouncer?target_session_attrs=read-write&connect_timeout=2"
     ;;

@@ -118,7 +118,20 @@ def token(binary, data, secret, user, role):
 
 
 def ha(*arguments):
-    return subprocess.run([HA, *arguments], capture_output=True, text=True, check=True).stdout.strip()
+    done = subprocess.run([HA, *arguments], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"postgres-ha.sh {' '.join(arguments)} exited with {done.returncode}:\n{done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def start_cluster():
+    """The primary and its standby. A start that fails (it cleans up after itself) is tried once
+    more, with its reason printed: the cluster is the test's ground, not what it tests."""
+    try:
+        return ha("start").splitlines()
+    except RuntimeError as failure:
+        print(f"the cluster did not start, trying once more: {failure}", flush=True)
+        return ha("start").splitlines()
 
 
 def psql(url, sql):
@@ -127,7 +140,7 @@ def psql(url, sql):
 
 def one_run(binary, work, number):
     failures = []
-    started = ha("start").splitlines()
+    started = start_cluster()
     directory, url = started[0], started[1]
     instances = []
     log = open(os.path.join(work, f"bouncer-{number}.log"), "w")
