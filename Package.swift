@@ -104,6 +104,10 @@ let package = Package(
         // timings): `make test` runs them after the others, with the cores to themselves.
         .testTarget(name: "ExclusiveCoresTests", dependencies: ["BouncerDomain", "BouncerStore", "BouncerSQLite", "BouncerModeration", "BouncerService",
                                                              "TestSupport", "Locking", "CFaultVFS", "CSQLite"]),
+        // The routes through the whole service in-process, on the run's store (SQLite, or
+        // PostgreSQL as one instance or several).
+        .testTarget(name: "RouteTests", dependencies: ["BouncerDomain", "BouncerIdentity", "BouncerLocalization", "BouncerService", "BouncerSQLite",
+                                                    "BouncerStore", "HTTPServer", "Locking", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["BouncerDomain", "BouncerIdentity", "Locking"], path: "Tests/TestSupport"),

@@ -29,7 +29,7 @@ import TestSupport
     /// A service under four writers, backed up through the API and the command (to `copy` in the
     /// test's directory) while they write.
     struct BackupRun {
-        let h: MessagesTests.Harness
+        let h: BlackBoxHarness
         /// Acknowledged before the backups began, and at all.
         let before: Set<String>
         let all: Set<String>
@@ -38,7 +38,7 @@ import TestSupport
     }
 
     static func backUpDuringWrites(copy: String) async throws -> BackupRun {
-        let h = try await blocking { try MessagesTests.Harness() }
+        let h = try await blocking { try BlackBoxHarness() }
         let (acknowledged, stop, writers) = writeUntilStopped(port: h.service.port, token: h.tokens["alice"]!)
         // Writes under way (on a busy machine the first ones can take longer than a fixed pause).
         #expect(try await waitUntil(.seconds(10)) { acknowledged.withLock { $0.count } >= 20 })

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `GET /v1/events/stream`: Server-Sent Events, read as a browser's EventSource reads them.
 @Suite(.oneInstance) struct EventStreamTests {
-    typealias Harness = MessagesTests.Harness
+    typealias Harness = BlackBoxHarness
 
     static func open(_ h: Harness, _ query: String = "", headers: [String: String] = [:], as user: String? = "mod") throws -> EventStreamClient {
         var headers = headers

@@ -6,7 +6,7 @@ import TestSupport
 /// webhook URLs (which carry their receivers' secrets) kept to admins, the service's own id
 /// that no token may claim.
 @Suite(.oneInstance) struct HardeningTests {
-    typealias Harness = MessagesTests.Harness
+    typealias Harness = BlackBoxHarness
 
     @Test func everyAnswerSaysNotToSniffFrameOrStoreIt() async throws {
         let h = try await blocking { try Harness() }

@@ -6,7 +6,7 @@ import TestSupport
 /// bodies it sends, the answers it needs (any 2xx allows; a refusal has only Matrix's fields). The
 /// real homeserver drives the same routes in Tests/integrations.
 @Suite(.oneInstance) struct MatrixIntegrationTests {
-    typealias Harness = MessagesTests.Harness
+    typealias Harness = BlackBoxHarness
     static let secret = "matrix-shared-secret"
 
     static func call(_ h: Harness, _ callback: String, _ body: String, secret: String? = MatrixIntegrationTests.secret) throws -> RawResponse {

@@ -4,7 +4,7 @@ import TestSupport
 
 @Suite(.oneInstance) struct MetricsTests {
     @Test func prometheusTextAboutRequestsMessagesRulesAndTheStore() async throws {
-        let h = try await blocking { try MessagesTests.Harness() }
+        let h = try await blocking { try BlackBoxHarness() }
         try await blocking {
             try h.rule("darn", "bounce")
             _ = try h.client.request("GET", "/healthz")
@@ -13,7 +13,7 @@ import TestSupport
             _ = try h.client.request("STEEP", "/nowhere")
             _ = try h.send("darn it")
             _ = try h.send("hello there", id: "clean")
-            _ = try FlagsTests.flag(h, "clean", as: "bob")
+            _ = try h.call("POST", "/v1/messages/clean/flag", as: "bob", body: #"{"reason":"spam"}"#)
             let response = try h.client.request("GET", "/metrics")
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")

@@ -5,7 +5,7 @@ import TestSupport
 /// Webhooks: registration, Standard Webhooks signatures checked by the reference library in a
 /// receiver process, retries across a receiver's outage and the service's own crash, 410.
 @Suite(.oneInstance) struct WebhooksTests {
-    typealias Harness = MessagesTests.Harness
+    typealias Harness = BlackBoxHarness
 
     /// Registers a webhook for `types` at `receiver`'s URL; returns its id and secret.
     static func register(_ h: Harness, url: String, types: [String] = ["*"]) throws -> (id: String, secret: String) {

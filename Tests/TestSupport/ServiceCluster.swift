@@ -19,8 +19,14 @@ public final class ServiceCluster: @unchecked Sendable {
     public static func versions(_ instance: ServiceProcess) throws -> [String: Double] {
         let client = try instance.client()
         defer { client.close() }
+        return versions(inMetrics: try client.request("GET", "/metrics").text)
+    }
+
+    /// The `bouncer_*_version` gauges of a `/metrics` page: the versions of the shared state
+    /// (rules, settings, overrides, bans) an instance has in force.
+    public static func versions(inMetrics text: String) -> [String: Double] {
         var versions: [String: Double] = [:]
-        for line in try client.request("GET", "/metrics").text.split(separator: "\n") {
+        for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, parts[0].hasPrefix("bouncer_"), parts[0].hasSuffix("_version"), let value = Double(parts[1]) else { continue }
             versions[String(parts[0])] = value

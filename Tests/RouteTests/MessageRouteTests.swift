@@ -25,9 +25,9 @@ import Testing
 
         let bounced = try await Self.send(service, "well darn it", id: "m1", headers: [("accept-language", "de")])
         #expect(bounced.status == 201)
-        #expect(bounced.json["state"] as? String == "bounced")
-        #expect(bounced.json["type"] as? String == "error")
-        let alert = try #require(bounced.json["alert"] as? [String: Any])
+        #expect(bounced.json?["state"] as? String == "bounced")
+        #expect(bounced.json?["type"] as? String == "error")
+        let alert = try #require(bounced.json?["alert"] as? [String: Any])
         #expect(alert["title"] as? String == "Bist du sicher?")
         let actions = (alert["actions"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
         #expect(actions == ["resend", "edit", "delete"], "bounce_flag offers Send Anyway")
@@ -35,9 +35,9 @@ import Testing
 
         let resent = try await service.request("POST", "/v1/messages/m1/resend", as: Self.alice)
         #expect(resent.status == 200, "\(resent.text)")
-        #expect(resent.json["state"] as? String == "delivered")
+        #expect(resent.json?["state"] as? String == "delivered")
         let flags = try await service.request("GET", "/v1/flags?reason=\(SystemFlag.bounceOverride)", as: Self.moderator)
-        let filed = try #require((flags.json["flags"] as? [[String: Any]])?.first)
+        let filed = try #require((flags.json?["flags"] as? [[String: Any]])?.first)
         #expect(filed["reporter_id"] as? String == SystemFlag.reporterID)
         #expect(filed["message_id"] as? String == "m1")
         await service.close()
@@ -46,10 +46,10 @@ import Testing
     @Test func aShadowedMessageLooksDeliveredToItsAuthorAndOnlyModeratorsKnow() async throws {
         let service = try await ServiceHarness()
         try await Self.addRule(service, "spamword", .shadow)
-        #expect(try await Self.send(service, "buy spamword now", id: "s1").json["state"] as? String == "delivered")
-        #expect(try await service.request("GET", "/v1/messages/s1", as: Self.alice).json["state"] as? String == "delivered")
+        #expect(try await Self.send(service, "buy spamword now", id: "s1").json?["state"] as? String == "delivered")
+        #expect(try await service.request("GET", "/v1/messages/s1", as: Self.alice).json?["state"] as? String == "delivered")
         #expect(try await service.request("GET", "/v1/messages/s1", as: Self.bob).status == 404)
-        #expect(try await service.request("GET", "/v1/messages/s1", as: Self.moderator).json["state"] as? String == "shadowed")
+        #expect(try await service.request("GET", "/v1/messages/s1", as: Self.moderator).json?["state"] as? String == "shadowed")
         await service.close()
     }
 
@@ -58,7 +58,7 @@ import Testing
         _ = try await Self.send(service, "hello there", id: "d1")
         let byModerator = try await service.request("DELETE", "/v1/messages/d1?hard=true", as: Self.moderator)
         #expect(byModerator.status == 403)
-        #expect(byModerator.json["code"] as? String == "forbidden")
+        #expect(byModerator.json?["code"] as? String == "forbidden")
         #expect(try await service.request("DELETE", "/v1/messages/d1?hard=true", as: Self.admin).status == 204)
         #expect(try await service.request("GET", "/v1/messages/d1", as: Self.admin).status == 404, "a hard delete leaves nothing")
         await service.close()
@@ -78,10 +78,10 @@ import Testing
             let query = "limit=2" + (cursor.map { "&cursor=" + $0 } ?? "")
             let page = try await service.request("GET", "/v1/channels/messaging:room/messages?" + query, as: Self.bob)
             #expect(page.status == 200)
-            let ids = (page.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            let ids = (page.json?["messages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(ids.count <= 2)
             seen = ids + seen
-            cursor = page.json["next_cursor"] as? String
+            cursor = page.json?["next_cursor"] as? String
             pages += 1
         } while cursor != nil && pages < 10
         #expect(seen == ["p0", "p1", "p2", "p4", "p5", "p6"], "the bounced message is not bob's to see")
