@@ -47,7 +47,9 @@ run: release
 #   targets beside each other between them (`unit-tests` below, under the sanitizers too), among
 #   them RouteTests, the routes through the whole service in-process on SQLite;
 #   BlackBoxTests and BouncerKitTests start the real binary and run after them. On PostgreSQL
-#   RouteTests run again beside BlackBoxTests: alone, through PgBouncer and as three instances.
+#   RouteTests run again before BlackBoxTests (in a runner of their own: in-process services
+#   share the runner's threads, and black-box suites time their processes): alone, through
+#   PgBouncer and as three instances.
 # - by trait (Tests/TestSupport/TestNeeds.swift): `.postgresOnly`, `.oneInstance` (a suite about
 #   the one process it starts sits out the run against three instances) and `.alone`
 #   (DatabaseOutageTests stops a database server under load and times the recovery: it runs in a
@@ -79,12 +81,14 @@ test-steps:
 	$(call unit-tests,BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build)
 	$(SWIFT) test --skip-build --filter BlackBoxTests
 	$(SWIFT) test --skip-build --filter BouncerKitTests
-	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'RouteTests|BlackBoxTests'
+	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter RouteTests
+	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
 	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_ALONE=1 $(SWIFT) test --skip-build --filter DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh $(SWIFT) test --skip-build --filter 'RouteTests|BlackBoxTests'
+	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh sh -c '$(SWIFT) test --skip-build --filter RouteTests && $(SWIFT) test --skip-build --filter BlackBoxTests'
 	python3 Tests/failover/run.py --binary .build/debug/bouncer
 	python3 Tests/stores/run.py --binary .build/debug/bouncer
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter 'RouteTests|BlackBoxTests'
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter RouteTests
+	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter BlackBoxTests
 	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
 	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
 	python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A new, empty PostgreSQL database for one test, on the cluster `make test` starts
 /// (`BOUNCER_TEST_POSTGRES_URL`, see scripts/postgres-cluster.sh), dropped when released. Without
@@ -16,6 +17,7 @@ public final class PostgresTestDatabase: @unchecked Sendable {
     public let pooledURL: String?
     public let name: String
     private let adminURL: String
+    private let dropped = Locked(false)
 
     public init() throws {
         guard let admin = ProcessInfo.processInfo.environment["BOUNCER_TEST_POSTGRES_URL"], !admin.isEmpty else {
@@ -33,7 +35,14 @@ public final class PostgresTestDatabase: @unchecked Sendable {
     }
 
     deinit {
-        try? Self.psql(adminURL, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try? drop()
+    }
+
+    /// Drops the database now (a test in Swift concurrency calls it through `blocking`, as psql
+    /// is a process waited for); the release after it does nothing more.
+    public func drop() throws {
+        guard dropped.withLock({ dropped in defer { dropped = true }; return !dropped }) else { return }
+        try Self.psql(adminURL, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
     /// Runs `sql` with psql against `url`; returns what it printed (unaligned, tuples only).

@@ -56,12 +56,30 @@ final class ServiceHarness: Sendable {
         configuration.jwtSecret = Self.secret
         configuration.port = 0
         configuration.sendRatePerUser = 0
-        database = TestStore.isPostgres ? try PostgresTestDatabase() : nil
+        // psql runs as a process waited for: on a thread of its own, not one of the few that
+        // Swift concurrency shares with every test running beside this one.
+        database = TestStore.isPostgres ? try await blocking { try PostgresTestDatabase() } : nil
         if let database {
             configuration.databaseURL = database.pooledURL ?? database.url
             configuration.databaseListenURL = database.pooledURL == nil ? nil : database.url
         }
         configure(&configuration)
+        // Opening a store connects and migrates synchronously, as `bouncer serve` does before it
+        // listens: one harness at a time, so one shared thread at most is held by it.
+        await Self.starts.acquire()
+        do {
+            applications = try await Self.startApplications(configuration)
+            await Self.starts.release()
+        } catch {
+            await Self.starts.release()
+            try? await blocking { [database] in try database?.drop() }
+            throw error
+        }
+    }
+
+    private static let starts = TurnTaking()
+
+    private static func startApplications(_ configuration: ServiceConfiguration) async throws -> [Application] {
         let logger = Logger(level: .error)
         var started: [Application] = []
         do {
@@ -74,12 +92,18 @@ final class ServiceHarness: Sendable {
             for application in started { await application.shutdown() }
             throw error
         }
-        applications = started
+        return started
     }
 
     func close() async {
         guard takeClosing() else { return }
+        await Self.stop(applications, database)
+    }
+
+    /// Stops the instances, then drops their database.
+    private static func stop(_ applications: [Application], _ database: PostgresTestDatabase?) async {
         for application in applications { await application.shutdown() }
+        if let database { _ = try? await blocking { try database.drop() } }
     }
 
     /// True for the one caller that is to shut the instances down.
@@ -90,14 +114,11 @@ final class ServiceHarness: Sendable {
         }
     }
 
-    /// A test that ends without `close()` still stops its instances, and drops the database only
+    /// A test that ends without `close()` still stops its instances, and drops the database
     /// after them.
     deinit {
         guard takeClosing() else { return }
-        Task.detached { [applications, database] in
-            for application in applications { await application.shutdown() }
-            _ = database
-        }
+        Task.detached { [applications, database] in await Self.stop(applications, database) }
     }
 
     /// Lets `users` call with `role` (alice and bob are users, mod a moderator, root an admin).
