@@ -69,15 +69,15 @@ final class ServiceHarness: Sendable {
         await Self.starts.acquire()
         do {
             applications = try await Self.startApplications(configuration)
-            await Self.starts.release()
+            Self.starts.release()
         } catch {
-            await Self.starts.release()
+            Self.starts.release()
             try? await blocking { [database] in try database?.drop() }
             throw error
         }
     }
 
-    private static let starts = TurnTaking()
+    private static let starts = AsyncSlots(1)
 
     private static func startApplications(_ configuration: ServiceConfiguration) async throws -> [Application] {
         let logger = Logger(level: .error)
