@@ -12,9 +12,9 @@ public struct AccessLogEntry: Sendable {
 }
 
 extension AccessLogEntry {
-    /// The entry for a request answered now, timed from `started`, when its head arrived.
-    init(_ head: RequestHead, requestID: String, route: String?, status: HTTPStatus, bytes: Int, started: ContinuousClock.Instant) {
+    /// The entry for a request answered now, `duration` after its head arrived.
+    init(_ head: RequestHead, requestID: String, route: String?, status: HTTPStatus, bytes: Int, duration: Duration) {
         self.init(requestID: requestID, method: head.method, path: String(head.path), route: route, status: status.code,
-                  bytes: bytes, duration: ContinuousClock.now - started)
+                  bytes: bytes, duration: duration)
     }
 }

@@ -16,7 +16,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         var head: RequestHead
         var body: [UInt8] = []
         var id: String
-        var started: ContinuousClock.Instant
+        /// When its head was parsed, in nanoseconds of the loop's clock (`Connection.now()`).
+        var started: UInt64
         /// Where routing sent it, decided when the head arrived.
         var match: Router.Match = .notFound
         /// The template of the route it matched (nil: none), for the access log and metrics.
@@ -83,16 +84,17 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         if stream != nil {
             // While a response streams the peer has nothing more to say: what it sends is
             // dropped, and its end closes the connection.
-            if readAvailable(discarding: true) >= 0 && !state.isReading { close() }
+            if readAvailable(now: Self.now(), discarding: true) >= 0 && !state.isReading { close() }
             return
         }
-        guard readAvailable() >= 0 else { return }
-        processInput()
+        let now = Self.now()
+        guard readAvailable(now: now) >= 0 else { return }
+        processInput(now: now)
     }
 
     /// Reads what the socket has into the parser (or drops it, `discarding`): the byte count, or
-    /// -1 when the connection failed and was closed.
-    private func readAvailable(discarding: Bool = false) -> Int {
+    /// -1 when the connection failed and was closed. `now` is when the reading began.
+    private func readAvailable(now: UInt64, discarding: Bool = false) -> Int {
         var total = 0
         let buffer = loop.readBuffer
         reading: while total < Self.readBudget {
@@ -118,12 +120,15 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 return -1
             }
         }
-        if total > 0 { state.bytesRead(now: Self.now()) }
+        if total > 0 { state.bytesRead(now: now) }
         return total
     }
 
     /// Turns buffered bytes into requests until one is being handled or more bytes are needed.
-    private func processInput() {
+    /// `now` is read once a wake-up and again after each request answered: the clock was read
+    /// six times a request, for times that differ by microseconds.
+    private func processInput(now: UInt64) {
+        var now = now
         while state.isTakingRequests {
             let event: HTTPParserEvent?
             do {
@@ -136,10 +141,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
             switch event {
             case .head(let head):
                 let route = context.router.route(method: head.method, path: head.path)
-                current = PendingRequest(head: head, id: RequestID.for(head), started: .now, match: route.match,
+                current = PendingRequest(head: head, id: RequestID.for(head), started: now, match: route.match,
                                          route: route.template)
                 // The parser allows the largest body of any route; this route may take less.
-                switch state.headReceived(head, bodyLimit: route.bodyLimit ?? context.limits.maxBodyBytes, now: Self.now()) {
+                switch state.headReceived(head, bodyLimit: route.bodyLimit ?? context.limits.maxBodyBytes, now: now) {
                 case .readBody:
                     break
                 case .sendContinue:
@@ -156,7 +161,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 } else {
                     current?.body.append(contentsOf: bytes)
                 }
-                if case .fail(let error) = state.bodyReceived(count: bytes.count, now: Self.now()) {
+                if case .fail(let error) = state.bodyReceived(count: bytes.count, now: now) {
                     failRequest(error)
                     return
                 }
@@ -164,12 +169,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 if let request = current.take() {
                     state.requestReceived()
                     handle(request)
+                    now = Self.now()
                 }
             }
         }
         guard !state.isClosed else { return }
         switch state.inputProcessed(betweenRequests: parser.isBetweenRequests, bufferedBytes: parser.bufferedByteCount,
-                                    now: Self.now()) {
+                                    now: now) {
         case .none:
             break
         case .resumeReading:
@@ -189,7 +195,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     private func continueAfterResponse() {
-        if state.isTakingRequests { processInput() }
+        if state.isTakingRequests { processInput(now: Self.now()) }
     }
 
     func respond(to pending: PendingRequest, with response: Response) {
@@ -207,7 +213,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         let parsedHead = current?.head
         let pending = current ?? PendingRequest(
             head: RequestHead(method: "-", target: "-", version: .http1_1, headers: [:], framing: .none, keepAlive: false, expectsContinue: false),
-            id: RequestID.make(), started: .now)
+            id: RequestID.make(), started: Self.now())
         current = nil
         // The head, when one was read, so the answer is in the request's language and in the
         // shape its route's clients read (a Matrix homeserver's, say).
@@ -222,7 +228,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         queueOutput(ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive,
                                                  http10: head.version.minor == 0, omitBody: omitBody))
         context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
-                                                       bytes: loggedBytes, started: pending.started))
+                                                       bytes: loggedBytes, duration: Self.elapsed(since: pending.started)))
         if let start = response.stream, !omitBody {
             state.streamStarted()
             let stream = ResponseStream(connection: self)
@@ -294,11 +300,12 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     // MARK: - Timeouts
 
     func deadlineReached() {
-        var action = state.deadlineReached(now: Self.now())
+        let now = Self.now()
+        var action = state.deadlineReached(now: now)
         if case .readFirst = action {
-            let read = readAvailable()
+            let read = readAvailable(now: now)
             if read < 0 { return }
-            if read > 0 { processInput() }
+            if read > 0 { processInput(now: now) }
             action = state.timePassed(now: Self.now())
         }
         switch action {
@@ -312,6 +319,11 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private static func elapsed(since start: UInt64) -> Duration {
+        let now = now()
+        return .nanoseconds(Int64(now > start ? now - start : 0))
+    }
 
     // MARK: - Closing
 

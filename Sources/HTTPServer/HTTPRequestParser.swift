@@ -241,7 +241,7 @@ public struct HTTPRequestParser: Sendable {
             throw .bad("invalid_target", "The request target has characters that are not allowed.", key: "target.characters")
         }
         version = try Self.parseVersion(versionBytes)
-        method = String(decoding: methodBytes, as: UTF8.self)
+        method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
         target = String(decoding: targetBytes, as: UTF8.self)
         guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://")
             || (target == "*" && method == "OPTIONS") else {
@@ -251,7 +251,9 @@ public struct HTTPRequestParser: Sendable {
 
     private static func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
         let start = bytes.startIndex
-        guard bytes.count >= 6, bytes.prefix(5).elementsEqual("HTTP/".utf8), let major = digit(bytes[start + 5]) else {
+        guard bytes.count >= 6, bytes[start] == UInt8(ascii: "H"), bytes[start + 1] == UInt8(ascii: "T"),
+              bytes[start + 2] == UInt8(ascii: "T"), bytes[start + 3] == UInt8(ascii: "P"), bytes[start + 4] == UInt8(ascii: "/"),
+              let major = digit(bytes[start + 5]) else {
             throw .bad("invalid_version", "The HTTP version is malformed.")
         }
         var minor = 0
@@ -294,11 +296,40 @@ public struct HTTPRequestParser: Sendable {
         for byte in value where (byte < 0x20 && byte != ASCII.tab) || byte == 0x7F {
             throw .bad("invalid_header_value", "A header field value has a control character.")
         }
-        let lowerName = String(unsafeUninitializedCapacity: name.count) { buffer in
+        let lowerName = Self.knownFieldName(name) ?? String(unsafeUninitializedCapacity: name.count) { buffer in
             for (offset, byte) in name.enumerated() { buffer[offset] = ASCII.lower(byte) }
             return name.count
         }
         return (lowerName, String(decoding: value, as: UTF8.self))
+    }
+
+    // MARK: - Names every request has
+
+    // A request's method and most of its field names are a few well-known words: those are
+    // matched and taken as prepared strings, not made anew (and lowered, and validated) for each
+    // request.
+
+    private static let knownMethods = ["GET", "POST", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"].map { ($0, Array($0.utf8)) }
+
+    private static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
+        for (method, methodBytes) in knownMethods where methodBytes.count == bytes.count && methodBytes.elementsEqual(bytes) {
+            return method
+        }
+        return nil
+    }
+
+    private static let knownFieldNames = [
+        "host", "content-length", "content-type", "authorization", "accept", "user-agent", "connection",
+        "accept-language", "accept-encoding", "x-request-id", "transfer-encoding", "expect",
+    ].map { ($0, Array($0.utf8)) }
+
+    /// The lower-case name, prepared, when `bytes` spell a well-known one in any case.
+    private static func knownFieldName(_ bytes: ArraySlice<UInt8>) -> String? {
+        for (name, nameBytes) in knownFieldNames where nameBytes.count == bytes.count
+            && zip(nameBytes, bytes).allSatisfy({ $0 == ASCII.lower($1) }) {
+            return name
+        }
+        return nil
     }
 
     // MARK: - Framing (RFC 9112 section 6)
@@ -312,12 +343,12 @@ public struct HTTPRequestParser: Sendable {
         if version.minor >= 1 && hostCount == 0 {
             throw .bad("missing_host", "An HTTP/1.1 request needs a Host header field.")
         }
-        if let host = headers["host"], host.utf8.contains(where: { $0 == ASCII.space || $0 == ASCII.tab || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") }) {
+        if var host = headers["host"], host.withUTF8({ $0.contains(where: Self.isRefusedInHost) }) {
             throw .bad("invalid_host", "The Host header field is not a valid host.")
         }
 
         let connectionTokens = headers.values("connection").flatMap(Self.listTokens)
-        var keepAlive = version.minor >= 1
+        let keepAlive = version.minor >= 1
             ? !connectionTokens.contains("close")
             : connectionTokens.contains("keep-alive")
 
@@ -411,6 +442,11 @@ public struct HTTPRequestParser: Sendable {
         // At most 18 digits, so the value always fits and a `+`, `-`, space or list is refused.
         guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
+    @inline(__always)
+    private static func isRefusedInHost(_ byte: UInt8) -> Bool {
+        byte == ASCII.space || byte == ASCII.tab || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "@")
     }
 
     /// The comma-separated tokens of a list-valued field, trimmed and in lower case.

@@ -1,8 +1,14 @@
+import JSON
+
 /// A response as it goes on the wire. The connection writes the framing and bookkeeping headers
 /// itself (`Content-Length`, `Date`, `X-Request-Id`, `Connection`), so a handler's own values for
 /// them, and any `Transfer-Encoding`, are left out. Every answer also says, unless its handler
 /// said otherwise: don't sniff its type, don't frame it, don't store it (most carry a user's data;
 /// the few that may be kept, such as the dashboard's files, set their own `Cache-Control`).
+///
+/// This runs for every response: what is the same for many (a status line, the date of this
+/// second, the fixed fields) is copied in as prepared bytes, and numbers are written as digits
+/// in place.
 enum ResponseSerializer {
     /// The interim answer to `Expect: 100-continue`, sent before the body is read.
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -15,18 +21,14 @@ enum ResponseSerializer {
 
     static func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(192 + (omitBody ? 0 : response.body.count))
+        bytes.reserveCapacity(256 + (omitBody ? 0 : response.body.count))
         func line(_ name: String, _ value: String) {
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
+            bytes.appendUTF8(name)
+            bytes.append(": ")
+            bytes.appendUTF8(value)
+            bytes.append("\r\n")
         }
-        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
-        bytes.append(contentsOf: String(response.status.code).utf8)
-        bytes.append(ASCII.space)
-        bytes.append(contentsOf: response.status.reasonPhrase.utf8)
-        bytes.append(contentsOf: "\r\n".utf8)
+        appendStatusLine(response.status, to: &bytes)
         var (setsSniffing, setsFraming, setsCaching) = (false, false, false)
         for field in response.headers where !managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
             line(field.name, field.value)
@@ -34,26 +36,53 @@ enum ResponseSerializer {
             setsFraming = setsFraming || HTTPHeaders.sameName("X-Frame-Options", field.name)
             setsCaching = setsCaching || HTTPHeaders.sameName("Cache-Control", field.name)
         }
-        if !setsSniffing { bytes.append(contentsOf: Self.noSniffing) }
-        if !setsFraming { bytes.append(contentsOf: Self.noFraming) }
-        if !setsCaching { bytes.append(contentsOf: Self.noStoring) }
+        if !setsSniffing && !setsFraming && !setsCaching {
+            bytes.append(Self.defaultPolicies)
+        } else {
+            if !setsSniffing { bytes.append(Self.noSniffing) }
+            if !setsFraming { bytes.append(Self.noFraming) }
+            if !setsCaching { bytes.append(Self.noStoring) }
+        }
         if response.status.code != 204 && response.status.code != 304 && response.stream == nil {
-            line("Content-Length", String(response.body.count))
+            bytes.append("Content-Length: ")
+            bytes.appendDecimal(response.body.count)
+            bytes.append("\r\n")
         }
-        line("Date", HTTPDate.shared.now)
-        line("X-Request-Id", requestID)
+        HTTPDate.shared.appendField(to: &bytes)
+        bytes.append("X-Request-Id: ")
+        bytes.appendUTF8(requestID)
+        bytes.append("\r\n")
         if !keepAlive {
-            line("Connection", "close")
+            bytes.append("Connection: close\r\n")
         } else if http10 {
-            line("Connection", "keep-alive")
+            bytes.append("Connection: keep-alive\r\n")
         }
-        bytes.append(contentsOf: "\r\n".utf8)
+        bytes.append("\r\n")
         if !omitBody { bytes.append(contentsOf: response.body) }
         return bytes
     }
 
+    /// `HTTP/1.1 200 OK` and its CRLF: prepared for the standard phrase of the usual codes.
+    private static func appendStatusLine(_ status: HTTPStatus, to bytes: inout [UInt8]) {
+        if let prepared = preparedStatusLines[status.code], status.reasonPhrase == HTTPStatus.standardPhrase(for: status.code) {
+            bytes.append(contentsOf: prepared)
+            return
+        }
+        bytes.append("HTTP/1.1 ")
+        bytes.appendDecimal(status.code)
+        bytes.append(ASCII.space)
+        bytes.appendUTF8(status.reasonPhrase)
+        bytes.append("\r\n")
+    }
+
+    private static let preparedStatusLines: [Int: [UInt8]] = Dictionary(uniqueKeysWithValues: [
+        200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503,
+    ].map { code in (code, Array("HTTP/1.1 \(code) \(HTTPStatus.standardPhrase(for: code))\r\n".utf8)) })
+
     private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
-    private static let noSniffing = Array("X-Content-Type-Options: nosniff\r\n".utf8)
-    private static let noFraming = Array("X-Frame-Options: DENY\r\n".utf8)
-    private static let noStoring = Array("Cache-Control: no-store\r\n".utf8)
+    private static let noSniffing: StaticString = "X-Content-Type-Options: nosniff\r\n"
+    private static let noFraming: StaticString = "X-Frame-Options: DENY\r\n"
+    private static let noStoring: StaticString = "Cache-Control: no-store\r\n"
+    /// All three, as most responses have them.
+    private static let defaultPolicies: StaticString = "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nCache-Control: no-store\r\n"
 }

@@ -146,9 +146,8 @@ public struct Router: Sendable {
     /// The match for a method and path, and the route's own body limit if it has one: one walk
     /// of the trie for both, done once per request when its head arrives.
     public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?, template: String?) {
-        let segments = Self.segments(of: path)
         var parameters: [String: String] = [:]
-        guard let node = Self.find(segments[...], from: root, parameters: &parameters), !node.handlers.isEmpty else {
+        guard let node = Self.find(in: path, from: path.startIndex, at: root, parameters: &parameters), !node.handlers.isEmpty else {
             return (.notFound, nil, nil)
         }
         if let handler = node.handlers[method[...]] ?? (method == "HEAD" ? node.handlers["GET"] : nil) {
@@ -159,37 +158,42 @@ public struct Router: Sendable {
         return (.methodNotAllowed(allowed: allowed.sorted()), nil, node.template)
     }
 
-    /// The non-empty parts of `path` between slashes, found byte by byte (see `RequestHead.path`).
+    /// The non-empty parts of `path` between slashes, as routing walks them.
     static func segments(of path: Substring) -> [Substring] {
         var segments: [Substring] = []
-        // Room for the usual few at once, rather than growing the array segment by segment.
-        segments.reserveCapacity(8)
-        var start = path.startIndex
-        var index = start
-        let utf8 = path.utf8
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                if start != index { segments.append(path[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
+        var index = path.startIndex
+        while let (segment, next) = nextSegment(of: path, from: index) {
+            segments.append(segment)
+            index = next
         }
-        if start != index { segments.append(path[start..<index]) }
         return segments
     }
 
-    /// The node with handlers that `segments` lead to. A literal segment is tried first; when the
-    /// path dead-ends below it, the parameter at the same depth is tried instead.
-    private static func find(_ segments: ArraySlice<Substring>, from node: Node, parameters: inout [String: String]) -> Node? {
-        guard let segment = segments.first else { return node.handlers.isEmpty ? nil : node }
-        let rest = segments.dropFirst()
-        if let child = node.literals[segment], let found = find(rest, from: child, parameters: &parameters) {
+    /// The first non-empty part of `path` between slashes from `index` on, and where the search
+    /// for the one after it starts; nil when only slashes are left. Found byte by byte (see
+    /// `RequestHead.path`), and walked in place: routing builds no list of segments.
+    private static func nextSegment(of path: Substring, from index: Substring.Index) -> (Substring, next: Substring.Index)? {
+        let utf8 = path.utf8
+        var start = index
+        while start != utf8.endIndex && utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        guard start != utf8.endIndex else { return nil }
+        var end = start
+        while end != utf8.endIndex && utf8[end] != UInt8(ascii: "/") { end = utf8.index(after: end) }
+        return (path[start..<end], end)
+    }
+
+    /// The node with handlers that the segments of `path` from `index` on lead to. A literal
+    /// segment is tried first; when the path dead-ends below it, the parameter at the same depth
+    /// is tried instead.
+    private static func find(in path: Substring, from index: Substring.Index, at node: Node, parameters: inout [String: String]) -> Node? {
+        guard let (segment, next) = nextSegment(of: path, from: index) else { return node.handlers.isEmpty ? nil : node }
+        if let child = node.literals[segment], let found = find(in: path, from: next, at: child, parameters: &parameters) {
             return found
         }
         guard let (name, child) = node.parameter, let value = PercentDecoding.decode(segment) else { return nil }
         let saved = parameters
         parameters[name] = value
-        if let found = find(rest, from: child, parameters: &parameters) { return found }
+        if let found = find(in: path, from: next, at: child, parameters: &parameters) { return found }
         parameters = saved
         return nil
     }

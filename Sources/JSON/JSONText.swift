@@ -42,7 +42,7 @@ public enum JSONText {
     /// Appends `name` (a literal such as `,"name":`, quotes and separators included) and then
     /// `value` as a JSON string: one member of an object written by hand.
     public static func appendMember(_ name: String, _ value: String, to output: inout [UInt8]) {
-        output.append(contentsOf: name.utf8)
+        output.appendUTF8(name)
         appendString(value, to: &output)
     }
 

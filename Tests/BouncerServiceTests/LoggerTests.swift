@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@testable import HTTPServer
 import Testing
 @testable import BouncerService
 
@@ -27,19 +28,46 @@ import Testing
         for name in ["", "verbose", "fatal", "warnings"] { #expect(Logger.Level(name: name) == nil, "\(name)") }
     }
 
+    /// The access log's line, written straight into the shared buffer among other lines, is one
+    /// JSON object with every field, its strings escaped.
+    @Test func accessLogLinesAreWholeJSONObjectsAmongOtherLines() throws {
+        let lines = try Self.written { logger in
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for index in 0..<500 {
+                    logger.request(AccessLogEntry(requestID: "r-\(thread)-\(index)", method: "GET", path: "/v1/\"quoted\"\n/\(index)",
+                                                  route: nil, status: 200 + thread, bytes: index - 1, duration: .microseconds(index)))
+                    logger.info("between", ["thread": .int(thread)])
+                }
+            }
+        }.split(separator: "\n")
+        #expect(lines.count == 4 * 500 * 2)
+        var requests = 0
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard object["msg"] as? String == "request" else { continue }
+            requests += 1
+            let id = try #require(object["request_id"] as? String)
+            let parts = id.split(separator: "-")
+            let (thread, index) = (try #require(Int(parts[1])), try #require(Int(parts[2])))
+            #expect(object["level"] as? String == "info")
+            #expect(object["method"] as? String == "GET")
+            #expect(object["path"] as? String == "/v1/\"quoted\"\n/\(index)")
+            #expect(object["status"] as? Int == 200 + thread)
+            #expect(object["bytes"] as? Int == index - 1)
+            #expect((object["duration_ms"] as? NSNumber)?.doubleValue == Double(index) / 1000)
+            #expect((object["time"] as? String)?.count == 24)
+        }
+        #expect(requests == 4 * 500)
+    }
+
     /// Threads buffer their lines apart: every line is written whole, once, and each thread's lines
     /// keep their order.
     @Test func linesLoggedOnManyThreadsAreWrittenWholeAndInEachThreadsOrder() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("logger-\(UUID().uuidString).jsonl").path
-        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(output >= 0)
-        defer { close(output); unlink(path) }
-        let logger = Logger(level: .info, output: output)
-        DispatchQueue.concurrentPerform(iterations: 6) { thread in
-            for index in 0..<2000 { logger.info("line", ["thread": .int(thread), "index": .int(index)]) }
+        let text = try Self.written { logger in
+            DispatchQueue.concurrentPerform(iterations: 6) { thread in
+                for index in 0..<2000 { logger.info("line", ["thread": .int(thread), "index": .int(index)]) }
+            }
         }
-        logger.flush()
-        let text = try String(contentsOfFile: path, encoding: .utf8)
         var next = [Int: Int]()
         for line in text.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -48,5 +76,17 @@ import Testing
             next[thread, default: 0] += 1
         }
         #expect(next == Dictionary(uniqueKeysWithValues: (0..<6).map { ($0, 2000) }))
+    }
+
+    /// What a logger at info wrote to a file while `body` ran, once flushed.
+    private static func written(_ body: (Logger) -> Void) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("logger-\(UUID().uuidString).jsonl").path
+        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(output >= 0)
+        defer { close(output); unlink(path) }
+        let logger = Logger(level: .info, output: output)
+        body(logger)
+        logger.flush()
+        return try String(contentsOfFile: path, encoding: .utf8)
     }
 }

@@ -79,7 +79,9 @@ public final class Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
         guard level >= self.level else { return }
-        var line = Self.begin(level, message, capacity: 256)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        Self.begin(level, message, to: &line)
         for (key, value) in fields {
             line.append(UInt8(ascii: ","))
             JSONText.appendString(key, to: &line)
@@ -98,17 +100,23 @@ public final class Logger: Sendable {
     /// these fields, written without building a field list: it runs for every request.
     public func request(_ entry: AccessLogEntry) {
         guard Level.info >= level else { return }
-        var line = Self.begin(.info, "request", capacity: 224 + entry.path.utf8.count)
-        JSONText.appendMember(#","request_id":"#, entry.requestID, to: &line)
-        JSONText.appendMember(#","method":"#, entry.method, to: &line)
-        JSONText.appendMember(#","path":"#, entry.path, to: &line)
-        line.append(contentsOf: #","status":"#.utf8)
-        line.append(contentsOf: String(entry.status).utf8)
-        line.append(contentsOf: #","bytes":"#.utf8)
-        line.append(contentsOf: String(entry.bytes).utf8)
-        line.append(contentsOf: #","duration_ms":"#.utf8)
-        Self.appendMilliseconds(entry.duration, to: &line)
-        finish(&line, .info)
+        // Written straight into the shared buffer: a line of its own first cost an allocation
+        // and a copy for every request.
+        let full = buffer.withLock { line in
+            Self.begin(.info, "request", to: &line)
+            JSONText.appendMember(#","request_id":"#, entry.requestID, to: &line)
+            JSONText.appendMember(#","method":"#, entry.method, to: &line)
+            JSONText.appendMember(#","path":"#, entry.path, to: &line)
+            line.append(#","status":"#)
+            line.appendDecimal(entry.status)
+            line.append(#","bytes":"#)
+            line.appendDecimal(entry.bytes)
+            line.append(#","duration_ms":"#)
+            Self.appendMilliseconds(entry.duration, to: &line)
+            line.append("}\n")
+            return line.count >= Self.flushThreshold
+        }
+        if full { flush() }
     }
 
     /// A duration in milliseconds to the microsecond (`12.345`), written digit by digit: printing
@@ -116,7 +124,7 @@ public final class Logger: Sendable {
     static func appendMilliseconds(_ duration: Duration, to line: inout [UInt8]) {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        line.append(contentsOf: String(microseconds / 1000).utf8)
+        line.appendDecimal(Int(microseconds / 1000))
         let fraction = Int(microseconds % 1000)
         line.append(UInt8(ascii: "."))
         line.append(UInt8(48 + fraction / 100))
@@ -125,15 +133,12 @@ public final class Logger: Sendable {
     }
 
     /// `{"time":…,"level":…,"msg":…`: what every line starts with.
-    private static func begin(_ level: Level, _ message: String, capacity: Int) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(capacity)
-        line.append(contentsOf: #"{"time":""#.utf8)
+    private static func begin(_ level: Level, _ message: String, to line: inout [UInt8]) {
+        line.append(#"{"time":""#)
         Timestamp.appendNow(to: &line)
-        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(#"","level":""#)
         line.append(contentsOf: level.name.utf8)
         JSONText.appendMember(#"","msg":"#, message, to: &line)
-        return line
     }
 
     /// Ends a line and buffers it; errors, and a full buffer, are written at once.
