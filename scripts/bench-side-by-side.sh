@@ -4,6 +4,7 @@
 # machine, whatever else the host does then weighs on both alike, where runs one after the other
 # can differ by 30% for the same binary. Prints each one's messages, server CPU a message and p99 latency.
 # BENCH_ROUTE=healthz compares GET /healthz instead, with 64 keep-alive connections each.
+# BENCH_EVENT_LOOPS=1 runs each server with that many event loops (default: one a core).
 # BENCH_CONFIG_SECOND='{"strike_policy":...}' PATCHes the second server's /v1/config before the
 # load: one binary given twice then compares a setting on against off.
 #
@@ -27,7 +28,8 @@ start() {  # binary port: a server on its own store, with the benchmark's rules 
   local binary=$1 port=$2 work
   work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
   dirs+=("$work")
-  "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 >"$work/log.jsonl" 2>&1 &
+  "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 ${BENCH_EVENT_LOOPS:+--event-loops "$BENCH_EVENT_LOOPS"} \
+    >"$work/log.jsonl" 2>&1 &
   servers+=($!)
   if [ "$route" = send ]; then
     prepare_send_bench "$binary" "$port" "$work"
@@ -44,9 +46,11 @@ if [ -n "${BENCH_CONFIG_SECOND:-}" ]; then
   echo "second server's settings: $BENCH_CONFIG_SECOND"
 fi
 ticks() { awk '{print $14 + $15}' "/proc/${servers[$1]}/stat"; }  # index -> the server's CPU ticks
-declare -a before=() loads=()
+user_ticks() { awk '{print $14}' "/proc/${servers[$1]}/stat"; }   # of which in user space
+declare -a before=() before_user=() loads=()
 for index in 0 1; do
   before+=("$(ticks "$index")")
+  before_user+=("$(user_ticks "$index")")
   if [ "$route" = send ]; then
     BENCH_TOKENS="${dirs[$index]}/tokens.txt" BENCH_TEXTS="${dirs[$index]}/texts.txt" \
       wrk -t1 -c32 -d"${seconds}s" -s scripts/bench/send.lua "http://127.0.0.1:$((18201 + index))" >"${dirs[$index]}/wrk.txt" &
@@ -61,6 +65,8 @@ for index in 0 1; do
   binary=$([ "$index" = 0 ] && echo "$first" || echo "$second")
   messages=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
   p99=$(grep -oE "p99 [0-9.]+ ms" "$work/wrk.txt" || awk '$1 == "99%" {print "p99 " $2}' "$work/wrk.txt")
-  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) -v hz="$hz" -v p99="$p99" \
-    'BEGIN { printf "%s: %d requests, server CPU %.1f us a request, %s\n", name, n, (n > 0 ? ticks / hz / n * 1e6 : 0), p99 }'
+  awk -v name="$binary" -v n="$messages" -v ticks=$(($(ticks "$index") - ${before[$index]})) \
+      -v user=$(($(user_ticks "$index") - ${before_user[$index]})) -v hz="$hz" -v p99="$p99" \
+    'BEGIN { us = n > 0 ? 1e6 / hz / n : 0
+             printf "%s: %d requests, server CPU %.1f us a request (user %.1f, kernel %.1f), %s\n", name, n, ticks * us, user * us, (ticks - user) * us, p99 }'
 done
