@@ -20,8 +20,12 @@ enum ResponseSerializer {
     }
 
     static func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
+        // Room for the whole answer at once: the head's fixed fields take under 320 bytes, and
+        // growing the buffer midway copied it into an allocation of twice the size.
+        var headerBytes = 0
+        for field in response.headers { headerBytes += field.name.utf8.count + field.value.utf8.count + 4 }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + (omitBody ? 0 : response.body.count))
+        bytes.reserveCapacity(320 + headerBytes + (omitBody ? 0 : response.body.count))
         func line(_ name: String, _ value: String) {
             bytes.appendUTF8(name)
             bytes.append(": ")

@@ -25,4 +25,23 @@ import Testing
         #expect(handWritten != nil)
         #expect(handWritten == encoded)
     }
+
+    /// The author's copy leaves out what observed rules found, and is the stored text itself
+    /// when there is nothing to leave out.
+    @Test func theAuthorsCopyLeavesOutObservedRulesAlone() throws {
+        var record = try #require(ModerationRecord.decode(Self.sample))
+        #expect(ModerationRecord.forAuthor(record.json) == record.json)
+        record.observed = record.rules
+        let stored = record.json
+        #expect(stored.contains(#""observed":"#))
+        let forAuthor = ModerationRecord.forAuthor(stored)
+        #expect(!forAuthor.contains("observed"))
+        var expected = record
+        expected.observed = nil
+        #expect(ModerationRecord.decode(forAuthor) == expected)
+        // The key's text inside a value is not a member.
+        #expect(ModerationRecord.forAuthor(#"{"action":"flag","rules":[],"original_text":"\"observed\":","flagged":false}"#)
+                == #"{"action":"flag","rules":[],"original_text":"\"observed\":","flagged":false}"#)
+        #expect(ModerationRecord.forAuthor("") == "")
+    }
 }
