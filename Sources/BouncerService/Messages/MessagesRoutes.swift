@@ -9,7 +9,11 @@ import JSON
 
 /// `/v1/channels/{channel_id}/messages` and `/v1/messages/{id}...`: sending, bouncing, Send
 /// Anyway, editing, deleting, and the actions a caller may take.
-struct MessagesRoutes: Sendable {
+///
+/// A class, not a struct: every send's handler and the closures that carry it to the store and
+/// back capture it, and a struct of seven references was copied, and each reference retained and
+/// released, at every capture.
+final class MessagesRoutes: Sendable {
     let store: any MessageRepository & FlagRepository
     let judge: MessageJudge
     let settings: LiveSettings
@@ -17,6 +21,17 @@ struct MessagesRoutes: Sendable {
     let bans: BanList
     let audit: Audit
     let metrics: Metrics
+
+    init(store: any MessageRepository & FlagRepository, judge: MessageJudge, settings: LiveSettings, localization: Localization,
+         bans: BanList, audit: Audit, metrics: Metrics) {
+        self.store = store
+        self.judge = judge
+        self.settings = settings
+        self.localization = localization
+        self.bans = bans
+        self.audit = audit
+        self.metrics = metrics
+    }
 
     static let maxCustomBytes = 5 * 1024
 
