@@ -116,6 +116,7 @@ api-test: build
 bench: release
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	scripts/bench-healthz.sh
+	scripts/bench-healthz-cpu.sh
 	@echo "== rules engine, one core"
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh

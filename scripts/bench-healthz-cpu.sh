@@ -3,8 +3,9 @@
 # run's requests a second and the server's CPU a request (user and kernel, from /proc). nginx has
 # one worker and no access log; each Bouncer has one event loop and its access log at info, as it
 # runs by default. On a machine that also runs the load generator, requests a second swing by
-# 10-20% from run to run, for nginx too; the CPU a request holds steadier, so the ratio of CPU is
-# the figure to compare builds by, and the ratio of medians the one to read beside it.
+# 10-20% from run to run, for nginx too, and so does the kernel's share of the CPU a request: each
+# round's figures are taken against nginx's in the same round, and the median of those printed.
+# The user time a request, which the host moves least, is the figure to compare builds by.
 #
 #   scripts/bench-healthz-cpu.sh [SECONDS] [ROUNDS] [BINARY...]   (default: 5 s, 3 rounds, this build)
 set -euo pipefail
@@ -68,15 +69,14 @@ for round in $(seq "$rounds"); do
   done
 done
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-nginx_rate=$(printf '%s' "${results[0]}" | awk '{print $1}' | median)
-nginx_cpu=$(printf '%s' "${results[0]}" | awk '{print $2}' | median)
-echo "median: nginx $nginx_rate requests a second, CPU $nginx_cpu us a request"
+column() { printf '%s' "${results[$1]}" | awk -v c="$2" '{print $c}'; }
+# Each round's figures against nginx's in the same round, then their median: the host's speed
+# moves from round to round, for both alike.
+echo "median of $rounds rounds: nginx $(column 0 1 | median) requests a second, CPU $(column 0 2 | median) us a request (user $(column 0 3 | median))"
 for index in "${!names[@]}"; do
   [ "$index" = 0 ] && continue
-  rate=$(printf '%s' "${results[$index]}" | awk '{print $1}' | median)
-  cpu=$(printf '%s' "${results[$index]}" | awk '{print $2}' | median)
-  user=$(printf '%s' "${results[$index]}" | awk '{print $3}' | median)
-  awk -v name="${names[$index]}" -v rate="$rate" -v cpu="$cpu" -v user="$user" -v nrate="$nginx_rate" -v ncpu="$nginx_cpu" \
-    'BEGIN { printf "median: %s %d requests a second (%.2f of nginx), CPU %.2f us a request, user %.2f (nginx CPU / this CPU: %.2f)\n",
-             name, rate, rate / nrate, cpu, user, ncpu / cpu }'
+  rate_ratio=$(paste <(column "$index" 1) <(column 0 1) | awk '{printf "%.3f\n", $1 / $2}' | median)
+  cpu_ratio=$(paste <(column "$index" 2) <(column 0 2) | awk '{printf "%.3f\n", $2 / $1}' | median)
+  echo "median of $rounds rounds: ${names[$index]} $(column "$index" 1 | median) requests a second, CPU $(column "$index" 2 | median) us a request (user $(column "$index" 3 | median));" \
+       "against nginx round by round: $rate_ratio of its requests a second, nginx's CPU a request / this one's $cpu_ratio"
 done
