@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 
 /// RFC 3339 timestamps in UTC with milliseconds, the one format the service stores and returns.
 public enum Timestamp {
@@ -20,25 +19,52 @@ public enum Timestamp {
     private static func writeNow(into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        let seconds = Int(spec.tv_sec)
-        let milliseconds = Int(spec.tv_nsec) / 1_000_000
-        // Every stored row and log line asks for the time: the part up to the second is
-        // formatted once a second, the milliseconds each time.
-        let prefix = secondPrefix.withLock { cached -> [UInt8] in
-            if cached.second != seconds {
-                cached = (seconds, Array(format(seconds: seconds, milliseconds: 0).utf8.prefix(20)))
-            }
-            return cached.prefix
-        }
-        _ = bytes.initialize(from: prefix)
-        bytes[prefix.count] = UInt8(48 + milliseconds / 100)
-        bytes[prefix.count + 1] = UInt8(48 + milliseconds / 10 % 10)
-        bytes[prefix.count + 2] = UInt8(48 + milliseconds % 10)
-        bytes[prefix.count + 3] = UInt8(ascii: "Z")
-        return prefix.count + 4
+        write(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec) / 1_000_000, into: bytes)
+        return length
     }
 
-    private static let secondPrefix = Locked<(second: Int, prefix: [UInt8])>((-1, []))
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` into the first 24 bytes of `bytes`. The date is worked out from
+    /// the count of days (the proleptic Gregorian calendar's 400-year eras, as C++'s `<chrono>`
+    /// does it), not by `gmtime`: every stored row and log line asks for the time, and this takes
+    /// no lock and no call into the C library. Years outside 0...9999 keep only four digits.
+    static func write(seconds: Int, milliseconds: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        // Days since 0000-03-01, so that a leap day ends its year; eras of 146,097 days.
+        let (era, dayOfEra) = floorDivision(days + 719_468, 146_097)
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func put(_ value: Int, at offset: Int, digits: Int) {
+            var value = abs(value)
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, at: 0, digits: 4)
+        bytes[4] = UInt8(ascii: "-")
+        put(month, at: 5, digits: 2)
+        bytes[7] = UInt8(ascii: "-")
+        put(day, at: 8, digits: 2)
+        bytes[10] = UInt8(ascii: "T")
+        put(secondOfDay / 3_600, at: 11, digits: 2)
+        bytes[13] = UInt8(ascii: ":")
+        put(secondOfDay / 60 % 60, at: 14, digits: 2)
+        bytes[16] = UInt8(ascii: ":")
+        put(secondOfDay % 60, at: 17, digits: 2)
+        bytes[19] = UInt8(ascii: ".")
+        put(milliseconds, at: 20, digits: 3)
+        bytes[23] = UInt8(ascii: "Z")
+    }
+
+    /// The quotient rounded down, and the remainder that goes with it (never negative).
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
 
     /// Seconds since 1970 of a time as `now()` writes it; nil for any other text.
     public static func epochSeconds(_ text: String) -> Double? {
@@ -71,33 +97,11 @@ public enum Timestamp {
         return remainder >= 0 ? format(seconds: seconds, milliseconds: remainder) : format(seconds: seconds - 1, milliseconds: remainder + 1000)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, written digit by digit (`now()` asks for it once a second).
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func format(seconds: Int, milliseconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int, at offset: Int, digits: Int) {
-            var value = value
-            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(48 + value % 10)
-                value /= 10
-            }
+        String(unsafeUninitializedCapacity: length) { bytes in
+            write(seconds: seconds, milliseconds: milliseconds, into: bytes)
+            return length
         }
-        put(Int(parts.tm_year) + 1900, at: 0, digits: 4)
-        bytes[4] = UInt8(ascii: "-")
-        put(Int(parts.tm_mon) + 1, at: 5, digits: 2)
-        bytes[7] = UInt8(ascii: "-")
-        put(Int(parts.tm_mday), at: 8, digits: 2)
-        bytes[10] = UInt8(ascii: "T")
-        put(Int(parts.tm_hour), at: 11, digits: 2)
-        bytes[13] = UInt8(ascii: ":")
-        put(Int(parts.tm_min), at: 14, digits: 2)
-        bytes[16] = UInt8(ascii: ":")
-        put(Int(parts.tm_sec), at: 17, digits: 2)
-        bytes[19] = UInt8(ascii: ".")
-        put(milliseconds, at: 20, digits: 3)
-        bytes[23] = UInt8(ascii: "Z")
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -226,7 +226,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private func send(_ response: Response, to pending: PendingRequest, keepAlive: Bool, omitBody: Bool, loggedBytes: Int) {
         let head = pending.head
         queueOutput(ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive,
-                                                 http10: head.version.minor == 0, omitBody: omitBody))
+                                                 http10: head.version.minor == 0, omitBody: omitBody,
+                                                 dateField: loop.dateField.current()))
         context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
                                                        bytes: loggedBytes, duration: Self.elapsed(since: pending.started)))
         if let start = response.stream, !omitBody {

@@ -61,6 +61,8 @@ final class EventLoop: @unchecked Sendable {
     /// Where the loop's connections read their sockets into, one at a time: allocated once, as
     /// a read per request would otherwise allocate and free 16 KiB.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+    /// The `Date` field of the responses written on this loop. Only touched on the loop's thread.
+    var dateField = HTTPDateField()
     private var readyMasks = [UInt32](repeating: 0, count: 256)
     private var readyTokens = [UInt64](repeating: 0, count: 256)
     private var loopThread = pthread_t()

@@ -1,29 +1,22 @@
 import Glibc
-import Locking
 
-/// The `Date` header (IMF-fixdate, RFC 9110 section 5.6.7), formatted at most once a second.
-final class HTTPDate: Sendable {
-    static let shared = HTTPDate()
+/// The `Date` header field (IMF-fixdate, RFC 9110 section 5.6.7) of the responses one event loop
+/// writes, formatted at most once a second. Each loop keeps its own and touches it only on its
+/// thread: one shared across the loops took a lock for every response.
+struct HTTPDateField {
+    private var second: time_t = -1
+    private var bytes: [UInt8] = []
 
-    /// The second it was formatted for, and the whole field, `Date: …` and its CRLF.
-    private let cache = Locked<(second: Int, field: [UInt8])>((-1, []))
-
-    /// Appends the `Date` field line of this second.
-    func appendField(to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: currentField())
-    }
-
-    private func currentField() -> [UInt8] {
-        var seconds = time(nil)
-        return cache.withLock { cached in
-            if cached.second != seconds {
-                cached = (seconds, Self.name + Array(Self.format(&seconds).utf8) + [ASCII.cr, ASCII.lf])
-            }
-            return cached.field
+    /// `Date: …` and its CRLF, for this second.
+    mutating func current() -> [UInt8] {
+        var now = time(nil)
+        if now != second {
+            second = now
+            bytes = Array("Date: \(Self.format(&now))\r\n".utf8)
         }
+        return bytes
     }
 
-    private static let name = Array("Date: ".utf8)
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

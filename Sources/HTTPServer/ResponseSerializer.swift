@@ -19,7 +19,9 @@ enum ResponseSerializer {
         method == "HEAD" || status.code == 204 || status.code == 304
     }
 
-    static func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool) -> [UInt8] {
+    /// `dateField` is the `Date` field's line, as `HTTPDateField` keeps it.
+    static func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool,
+                          dateField: [UInt8]) -> [UInt8] {
         // Room for the whole answer at once: the head's fixed fields take under 320 bytes, and
         // growing the buffer midway copied it into an allocation of twice the size.
         var headerBytes = 0
@@ -52,7 +54,7 @@ enum ResponseSerializer {
             bytes.appendDecimal(response.body.count)
             bytes.append("\r\n")
         }
-        HTTPDate.shared.appendField(to: &bytes)
+        bytes.append(contentsOf: dateField)
         bytes.append("X-Request-Id: ")
         bytes.appendUTF8(requestID)
         bytes.append("\r\n")

@@ -21,6 +21,25 @@ import BouncerDomain
         #expect(appended >= now && appended.prefix(16) <= Timestamp.now().prefix(16))
     }
 
+    /// The date worked out from the count of days is gmtime's, across leap days, century years
+    /// (1900 and 2100 are not leap years, 2000 is), the ends of months, and times before 1970.
+    @Test func datesAreTheCLibrarysWhateverTheSecond() {
+        func expected(_ seconds: Int) -> String {
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.042Z", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                          parts.tm_hour, parts.tm_min, parts.tm_sec)
+        }
+        let edges = [0, -1, 59, 86_399, 86_400, -86_400, -86_401, 951_782_399, 951_868_800, 4_107_542_399, 4_107_628_800,
+                     -2_203_891_200, -2_208_988_801, 1_709_164_800, 253_402_300_799]
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<20_000).map { _ in Int.random(in: -62_135_596_800...253_402_300_799, using: &generator) }
+        for seconds in edges + random {
+            #expect(Timestamp.format(seconds: seconds, milliseconds: 42) == expected(seconds), "\(seconds)")
+        }
+    }
+
     @Test func idsSortInTheOrderTheyWereMade() {
         let ids = (0..<2000).map { _ in TimeOrderedID.make() }
         #expect(ids == ids.sorted())

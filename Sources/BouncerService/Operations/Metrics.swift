@@ -124,13 +124,17 @@ final class Metrics: Sendable {
         case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE": method
         default: "other"
         }
-        let counted = LabelValues(route, methodLabel, String(status))
+        let statusLabel = Self.statusLabels.indices.contains(status) ? Self.statusLabels[status] : String(status)
+        let counted = LabelValues(route, methodLabel, statusLabel)
         let timed = LabelValues(route)
         families.withLock { _ in
             requests.add(1, counted)
             requestDurations.observe(seconds, timed)
         }
     }
+
+    /// Status codes as label values, written once rather than for every request.
+    private static let statusLabels = (0..<600).map { String($0) }
 
     func gauge(_ name: String, _ help: String, read: @escaping @Sendable () -> Double) {
         readers.withLock { $0.append((name, help, read)) }
