@@ -45,16 +45,27 @@ final class Metrics: Sendable {
         }
     }
 
-    /// Cumulative bucket counts (one per upper bound), and the sum and count of what was observed.
+    /// What was observed: how many fell in each bucket (one per upper bound, each counting only
+    /// what is above the bound before it: an observation adds to one bucket, not to every bucket
+    /// above it), and their sum and count. `cumulative` gives Prometheus's counts.
     private struct HistogramSample {
         var buckets: [Double]
         var sum: Double = 0
         var count: Double = 0
 
         mutating func observe(_ value: Double, _ bounds: [Double]) {
-            for (index, bound) in bounds.enumerated() where value <= bound { buckets[index] += 1 }
+            if let index = bounds.firstIndex(where: { value <= $0 }) { buckets[index] += 1 }
             sum += value
             count += 1
+        }
+
+        /// Each bound's count of what was at most that bound.
+        var cumulative: [Double] {
+            var total = 0.0
+            return buckets.map { count in
+                total += count
+                return total
+            }
         }
     }
 
@@ -166,9 +177,10 @@ final class Metrics: Sendable {
             for key in family.histograms.keys.sorted(by: { $0.list.lexicographicallyPrecedes($1.list) }) {
                 let sample = family.histograms[key]!
                 let labels = key.list
+                let cumulative = sample.cumulative
                 for (index, bound) in family.buckets.enumerated() {
                     text += name + "_bucket" + Self.labelText(family.labelNames + ["le"], labels + [Self.number(bound)])
-                        + " " + Self.number(sample.buckets[index]) + "\n"
+                        + " " + Self.number(cumulative[index]) + "\n"
                 }
                 text += name + "_bucket" + Self.labelText(family.labelNames + ["le"], labels + ["+Inf"]) + " " + Self.number(sample.count) + "\n"
                 text += name + "_sum" + Self.labelText(family.labelNames, labels) + " " + Self.number(sample.sum) + "\n"
