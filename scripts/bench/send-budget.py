@@ -17,13 +17,13 @@ STAGES = [
     ("event loop waits and wakes (kernel)", [r"__x64_sys_epoll_wait", r"__x64_sys_epoll_ctl", r"__x64_sys_futex"]),
     ("HTTP parse", [r"HTTPRequestParserV4step"]),
     ("token check", [r"AuthenticatorV8identity"]),
-    ("JSON body", [r"MessagesRoutesV9SendInputVyAE10HTTPServer7RequestVAF9HTTPErrorVYKcfC"]),
+    ("JSON body", [r"MessagesRoutes[CV]9SendInputVyAE10HTTPServer7RequestVAF9HTTPErrorVYKcfC"]),
     ("normalization", [r"NormalizedTextVyACSScfC$"]),
     ("matching (vectorscan)", [r"hs_scan$"]),
     # The whole check, less the two stages inside it above.
     ("rules: the verdict and the rest of the check", [r"CompiledRuleSetC5check_7channel6sender"]),
     ("rate rules", [r"RateRules.*judge"]),
-    ("events and statistics", [r"MessageEventsV6ofSend", r"RuleHitsC5count", r"MetricsC3add_5label"]),
+    ("events and statistics", [r"MessageEventsV6ofSend", r"RuleHitsC5count", r"MetricsC3add"]),
     # The writer's thread: statements, the event log's rows, the commit's writes and syncs.
     ("store: group commit (SQLite, writes, syncs)", [r"DatabaseWriterC5drain"]),
     ("response JSON", [r"MessageJSONV5write", r"MessageJSONV_3for6choice"]),
