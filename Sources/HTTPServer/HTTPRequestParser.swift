@@ -241,7 +241,7 @@ public struct HTTPRequestParser: Sendable {
             throw .bad("invalid_target", "The request target has characters that are not allowed.", key: "target.characters")
         }
         version = try Self.parseVersion(versionBytes)
-        method = Self.knownMethod(methodBytes) ?? String(decoding: methodBytes, as: UTF8.self)
+        method = String(decoding: methodBytes, as: UTF8.self)
         target = String(decoding: targetBytes, as: UTF8.self)
         guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://")
             || (target == "*" && method == "OPTIONS") else {
@@ -296,40 +296,11 @@ public struct HTTPRequestParser: Sendable {
         for byte in value where (byte < 0x20 && byte != ASCII.tab) || byte == 0x7F {
             throw .bad("invalid_header_value", "A header field value has a control character.")
         }
-        let lowerName = Self.knownFieldName(name) ?? String(unsafeUninitializedCapacity: name.count) { buffer in
+        let lowerName = String(unsafeUninitializedCapacity: name.count) { buffer in
             for (offset, byte) in name.enumerated() { buffer[offset] = ASCII.lower(byte) }
             return name.count
         }
         return (lowerName, String(decoding: value, as: UTF8.self))
-    }
-
-    // MARK: - Names every request has
-
-    // A request's method and most of its field names are a few well-known words: those are
-    // matched and taken as prepared strings, not made anew (and lowered, and validated) for each
-    // request.
-
-    private static let knownMethods = ["GET", "POST", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"].map { ($0, Array($0.utf8)) }
-
-    private static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
-        for (method, methodBytes) in knownMethods where methodBytes.count == bytes.count && methodBytes.elementsEqual(bytes) {
-            return method
-        }
-        return nil
-    }
-
-    private static let knownFieldNames = [
-        "host", "content-length", "content-type", "authorization", "accept", "user-agent", "connection",
-        "accept-language", "accept-encoding", "x-request-id", "transfer-encoding", "expect",
-    ].map { ($0, Array($0.utf8)) }
-
-    /// The lower-case name, prepared, when `bytes` spell a well-known one in any case.
-    private static func knownFieldName(_ bytes: ArraySlice<UInt8>) -> String? {
-        for (name, nameBytes) in knownFieldNames where nameBytes.count == bytes.count
-            && zip(nameBytes, bytes).allSatisfy({ $0 == ASCII.lower($1) }) {
-            return name
-        }
-        return nil
     }
 
     // MARK: - Framing (RFC 9112 section 6)

@@ -6,9 +6,8 @@ import JSON
 /// said otherwise: don't sniff its type, don't frame it, don't store it (most carry a user's data;
 /// the few that may be kept, such as the dashboard's files, set their own `Cache-Control`).
 ///
-/// This runs for every response: what is the same for many (a status line, the date of this
-/// second, the fixed fields) is copied in as prepared bytes, and numbers are written as digits
-/// in place.
+/// This runs for every response: the fixed fields are literals copied in whole, the date of
+/// this second comes prepared, and numbers are written as digits in place.
 enum ResponseSerializer {
     /// The interim answer to `Expect: 100-continue`, sent before the body is read.
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -28,27 +27,24 @@ enum ResponseSerializer {
         for field in response.headers { headerBytes += field.name.utf8.count + field.value.utf8.count + 4 }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(320 + headerBytes + (omitBody ? 0 : response.body.count))
-        func line(_ name: String, _ value: String) {
-            bytes.appendUTF8(name)
-            bytes.append(": ")
-            bytes.appendUTF8(value)
-            bytes.append("\r\n")
-        }
-        appendStatusLine(response.status, to: &bytes)
+        bytes.append("HTTP/1.1 ")
+        bytes.appendDecimal(response.status.code)
+        bytes.append(ASCII.space)
+        bytes.appendUTF8(response.status.reasonPhrase)
+        bytes.append("\r\n")
         var (setsSniffing, setsFraming, setsCaching) = (false, false, false)
         for field in response.headers where !managedHeaders.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            line(field.name, field.value)
+            bytes.appendUTF8(field.name)
+            bytes.append(": ")
+            bytes.appendUTF8(field.value)
+            bytes.append("\r\n")
             setsSniffing = setsSniffing || HTTPHeaders.sameName("X-Content-Type-Options", field.name)
             setsFraming = setsFraming || HTTPHeaders.sameName("X-Frame-Options", field.name)
             setsCaching = setsCaching || HTTPHeaders.sameName("Cache-Control", field.name)
         }
-        if !setsSniffing && !setsFraming && !setsCaching {
-            bytes.append(Self.defaultPolicies)
-        } else {
-            if !setsSniffing { bytes.append(Self.noSniffing) }
-            if !setsFraming { bytes.append(Self.noFraming) }
-            if !setsCaching { bytes.append(Self.noStoring) }
-        }
+        if !setsSniffing { bytes.append("X-Content-Type-Options: nosniff\r\n") }
+        if !setsFraming { bytes.append("X-Frame-Options: DENY\r\n") }
+        if !setsCaching { bytes.append("Cache-Control: no-store\r\n") }
         if response.status.code != 204 && response.status.code != 304 && response.stream == nil {
             bytes.append("Content-Length: ")
             bytes.appendDecimal(response.body.count)
@@ -68,27 +64,5 @@ enum ResponseSerializer {
         return bytes
     }
 
-    /// `HTTP/1.1 200 OK` and its CRLF: prepared for the standard phrase of the usual codes.
-    private static func appendStatusLine(_ status: HTTPStatus, to bytes: inout [UInt8]) {
-        if let prepared = preparedStatusLines[status.code], status.reasonPhrase == HTTPStatus.standardPhrase(for: status.code) {
-            bytes.append(contentsOf: prepared)
-            return
-        }
-        bytes.append("HTTP/1.1 ")
-        bytes.appendDecimal(status.code)
-        bytes.append(ASCII.space)
-        bytes.appendUTF8(status.reasonPhrase)
-        bytes.append("\r\n")
-    }
-
-    private static let preparedStatusLines: [Int: [UInt8]] = Dictionary(uniqueKeysWithValues: [
-        200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503,
-    ].map { code in (code, Array("HTTP/1.1 \(code) \(HTTPStatus.standardPhrase(for: code))\r\n".utf8)) })
-
     private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
-    private static let noSniffing: StaticString = "X-Content-Type-Options: nosniff\r\n"
-    private static let noFraming: StaticString = "X-Frame-Options: DENY\r\n"
-    private static let noStoring: StaticString = "Cache-Control: no-store\r\n"
-    /// All three, as most responses have them.
-    private static let defaultPolicies: StaticString = "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nCache-Control: no-store\r\n"
 }

@@ -66,7 +66,11 @@ public enum JSONText {
     }
 
     public static func appendInteger(_ value: some BinaryInteger, to output: inout [UInt8]) {
-        output.append(contentsOf: String(value).utf8)
+        if let value = Int(exactly: value) {
+            output.appendDecimal(value)
+        } else {
+            output.append(contentsOf: String(value).utf8)
+        }
     }
 
     public static func appendBool(_ value: Bool, to output: inout [UInt8]) {

@@ -24,28 +24,10 @@ struct ModerationRecord: Codable, Sendable, Equatable {
 
     /// The record as the message's author sees it: without what observed rules found.
     static func forAuthor(_ stored: String) -> String {
-        guard stored.utf8.count > 12, Self.mentionsObserved(stored), var record = decode(stored) else { return stored }
+        guard stored.utf8.count > 12, stored.utf8.contains(#""observed":"#.utf8), var record = decode(stored) else { return stored }
         record.observed = nil
         return record.json
     }
-
-    /// Whether the stored record has an `observed` member, looked for in its bytes: every
-    /// moderated send's answer asks, and Foundation's `contains` went through `NSString`.
-    private static func mentionsObserved(_ stored: String) -> Bool {
-        var stored = stored
-        return stored.withUTF8 { bytes in
-            observedKey.withUTF8Buffer { key in
-                guard bytes.count >= key.count else { return false }
-                for start in 0...(bytes.count - key.count) where bytes[start] == key[0]
-                    && memcmp(bytes.baseAddress! + start, key.baseAddress!, key.count) == 0 {
-                    return true
-                }
-                return false
-            }
-        }
-    }
-
-    private static let observedKey: StaticString = #""observed":"#
 
     /// The stored form, written by hand: it is built for every moderated message as it is sent.
     /// `decode` reads it back (and anything `JSONEncoder` wrote before), with the strict parser.

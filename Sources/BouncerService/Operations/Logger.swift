@@ -88,7 +88,7 @@ public final class Logger: Sendable {
             line.append(UInt8(ascii: ":"))
             switch value {
             case .string(let text): JSONText.appendString(text, to: &line)
-            case .int(let number): line.append(contentsOf: String(number).utf8)
+            case .int(let number): line.appendDecimal(number)
             case .double(let number): line.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
             case .bool(let flag): line.append(contentsOf: (flag ? "true" : "false").utf8)
             }
