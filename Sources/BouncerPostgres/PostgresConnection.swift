@@ -11,6 +11,9 @@ public final class PostgresConnection: SQLConnection {
     public let url: String
     /// Rows changed by the last statement.
     public private(set) var changes = 0
+    /// The statements prepared on this connection (`pipeline(_:prepared: true)`), each by its SQL:
+    /// the server keeps their parse and plan for the connection's life.
+    private var preparedNames: [String: String] = [:]
 
     /// Connects to `url` (`postgres://user:password@host:port/database`, or any libpq
     /// connection string).
@@ -68,15 +71,28 @@ public final class PostgresConnection: SQLConnection {
     /// sent, then one sync, then every result is read), returning each statement's result. The
     /// first failure is thrown once the round trip is over; the server skipped every statement
     /// after it, so a transaction begun by the first statement is left failed, to be rolled back.
-    public func pipeline(_ statements: [(sql: String, arguments: [DatabaseValue])]) throws(PostgresError) -> [PostgresResult] {
+    ///
+    /// `prepared`: each statement runs as one prepared on this connection, which the first use
+    /// prepares (a round trip, before the pipeline), so the server parses and plans it once a
+    /// connection instead of once a use. Only for a connection that is one server session: behind
+    /// a pooler in transaction mode the statement may be missing (`isMissingPreparedStatement`).
+    public func pipeline(_ statements: [(sql: String, arguments: [DatabaseValue])], prepared: Bool = false) throws(PostgresError) -> [PostgresResult] {
         guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }
+        var names: [String]?
+        if prepared {
+            names = []
+            for statement in statements { names?.append(try preparedName(statement.sql)) }
+        }
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(sqlState: nil, message: Self.message(handle), connectionLost: !isOpen) }
         defer { PQexitPipelineMode(handle) }
-        for statement in statements {
-            let text = PlaceholderRewriter.numbered(statement.sql)
+        for (index, statement) in statements.enumerated() {
             let values: [String?] = statement.arguments.map(Self.text)
             let sent = Self.withCStrings(values) { pointers in
-                PQsendQueryParams(handle, text, Int32(values.count), nil, pointers, nil, nil, 0)
+                if let names {
+                    PQsendQueryPrepared(handle, names[index], Int32(values.count), pointers, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(handle, PlaceholderRewriter.numbered(statement.sql), Int32(values.count), nil, pointers, nil, nil, 0)
+                }
             }
             guard sent == 1 else { throw lostInPipeline(statement.sql) }
         }
@@ -101,9 +117,24 @@ public final class PostgresConnection: SQLConnection {
         let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
         guard synced else { throw failure ?? lostInPipeline(nil) }
-        if let failure { throw failure }
+        if let failure {
+            // The server no longer has what this connection prepared: prepare anew next time.
+            if failure.isMissingPreparedStatement { preparedNames = [:] }
+            throw failure
+        }
         if let last = results.last { changes = last.changes }
         return results
+    }
+
+    /// The name of `sql` prepared on this connection, preparing it on first use.
+    private func preparedName(_ sql: String) throws(PostgresError) -> String {
+        if let name = preparedNames[sql] { return name }
+        let name = "bouncer_\(preparedNames.count + 1)"
+        let result = PQprepare(handle, name, PlaceholderRewriter.numbered(sql), 0, nil)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, sql: sql) }
+        preparedNames[sql] = name
+        return name
     }
 
     private func lostInPipeline(_ sql: String?) -> PostgresError {

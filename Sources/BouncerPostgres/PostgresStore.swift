@@ -32,7 +32,7 @@ public final class PostgresStore: SQLStore {
         self.listenURL = listenURL
         schemaVersion = migrations.last?.version ?? 0
         writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert,
-                                commitOrderLock: Self.commitOrderLock, onGroup: onGroup)
+                                commitOrderLock: Self.commitOrderLock, preparesStatements: listenURL == nil, onGroup: onGroup)
         backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)

@@ -114,4 +114,34 @@ import TestSupport
         }
         #expect(try connection.fetchValue("SELECT last FROM event_sequence", as: Int64.self) == Int64(events.count))
     }
+
+    /// The writer runs a group's statements prepared; when the server no longer has them (what a
+    /// pooler in transaction mode does, here a `DEALLOCATE` on the writer's own session), the
+    /// group runs again unprepared and every send is stored, and the writer prepares no more.
+    @Test func sendsAreStoredWhenTheServerForgetsThePreparedStatements() async throws {
+        let database = try PostgresTestDatabase()
+        let store = try PostgresStore(url: database.url, migrations: try Migration.load(directory: ManyWritersTests.migrations))
+        defer { store.close() }
+        @Sendable func preparedCount() async throws -> Int {
+            try await store.write { try $0.fetchValue("SELECT count(*) FROM pg_prepared_statements WHERE NOT from_sql", as: Int.self) ?? 0 }
+        }
+        @Sendable func sendAll(_ range: Range<Int>) async throws -> [SendOutcome] {
+            try await withThrowingTaskGroup(of: SendOutcome.self) { group in
+                for index in range {
+                    group.addTask { try await SharedRepositoryTests.send(store, SharedRepositoryTests.message("m\(index)", by: "u\(index % 5)", text: "text \(index)")) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let before = try await sendAll(0..<50)
+        #expect(try await preparedCount() > 0, "the writer prepares its groups' statements")
+        try await store.write { try $0.executeScript("DEALLOCATE ALL") }
+        let after = try await sendAll(50..<100)
+        for outcome in before + after {
+            guard case .created = outcome else { Issue.record("\(outcome)"); continue }
+        }
+        let connection = try PostgresConnection(url: database.url)
+        #expect(try connection.fetchValue("SELECT count(*) FROM messages", as: Int.self) == 100)
+        #expect(try await preparedCount() == 0, "prepares no more")
+    }
 }

@@ -53,6 +53,43 @@ import TestSupport
         #expect(try connection.fetchValue("SELECT count(*) FROM t", as: Int.self) == 1)
     }
 
+    /// A prepared pipeline is parsed once a connection; a server that forgot what the connection
+    /// prepared (a pooler handing it another session, a `DEALLOCATE`) fails that round trip
+    /// alone, and the next prepares again.
+    @Test func preparedPipelinesParseOnceAndPrepareAgainWhenTheServerForgets() throws {
+        let database = try PostgresTestDatabase()
+        let connection = try PostgresConnection(url: database.url)
+        try connection.executeScript("CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT)")
+        func insert(_ names: [String]) throws -> [String] {
+            let results = try connection.pipeline([
+                (sql: "BEGIN", arguments: []),
+                (sql: "INSERT INTO t (name) SELECT unnest(?::text[]) RETURNING name", arguments: [.text(PostgresArrayLiteral.of(names.map(DatabaseValue.text)))]),
+                (sql: "COMMIT", arguments: []),
+            ], prepared: true)
+            return try results[1].rows.map { try $0.decode("name", as: String.self) }
+        }
+        func prepared() throws -> [String] {
+            try connection.fetchAll("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql ORDER BY prepare_time, statement")
+                .map { try $0.decode("statement", as: String.self) }
+        }
+        #expect(try insert(["a", "b"]) == ["a", "b"])
+        #expect(try insert(["c"]) == ["c"])
+        let statements = try prepared()
+        #expect(statements.count == 3, "each statement prepared once: \(statements)")
+        #expect(statements.contains("INSERT INTO t (name) SELECT unnest($1::text[]) RETURNING name"), "with numbered placeholders")
+        try connection.executeScript("DEALLOCATE ALL")
+        do {
+            _ = try insert(["lost"])
+            Issue.record("the server forgot the statements")
+        } catch let error as PostgresError {
+            #expect(error.isMissingPreparedStatement)
+            #expect(!error.isUnavailable)
+        }
+        if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
+        #expect(try insert(["d"]) == ["d"], "prepared again")
+        #expect(try connection.fetchAll("SELECT name FROM t ORDER BY id").map { try $0.decode("name", as: String.self) } == ["a", "b", "c", "d"])
+    }
+
     @Test func aServerThatIsNotThereIsUnavailable() {
         do {
             _ = try PostgresConnection(url: "postgres://nobody@127.0.0.1:1/none?connect_timeout=2")
