@@ -78,6 +78,53 @@ import Testing
         #expect(next == Dictionary(uniqueKeysWithValues: (0..<6).map { ($0, 2000) }))
     }
 
+    /// An output that takes nothing (a pipe nobody reads) holds up no thread that logs: lines
+    /// gather up to the buffer's limit, the rest are dropped and counted, and once the output
+    /// takes them again every line logged is either written whole or counted in the note that
+    /// says how many were lost.
+    @Test func aStalledOutputHoldsUpNoCallerAndEveryLineIsWrittenOrCounted() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writeEnd = ends[1]
+        let logger = Logger(level: .info, output: writeEnd)
+        let total = 120_000  // about 15 MB of access log lines: more than the pipe and the buffer hold
+        for index in 0..<total {
+            logger.request(AccessLogEntry(requestID: "r\(index)", method: "GET", path: "/v1/stalled", status: 200, bytes: index,
+                                          duration: .microseconds(index)))
+        }
+        // Every call above returned with nothing reading the pipe. Now read it to its end.
+        let reader = Thread {
+            logger.flush()
+            close(writeEnd)
+        }
+        reader.start()
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            output.append(contentsOf: chunk[0..<count])
+        }
+        var written = 0, writtenBytes = 0, dropped = 0, lastIndex = -1
+        for line in output.split(separator: UInt8(ascii: "\n")) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], "a whole line")
+            if object["msg"] as? String == "request" {
+                let index = try #require(object["bytes"] as? Int)
+                #expect(index > lastIndex, "lines in the order logged")
+                lastIndex = index
+                written += 1
+                writtenBytes += line.count + 1
+            } else {
+                #expect(object["level"] as? String == "warn")
+                dropped += try #require(object["dropped"] as? Int)
+            }
+        }
+        #expect(dropped > 0, "the buffer's limit was reached")
+        #expect(written + dropped == total)
+        #expect(writtenBytes >= Logger.bufferLimit, "the buffer filled to its limit before dropping")
+    }
+
     /// What a logger at info wrote to a file while `body` ran, once flushed.
     private static func written(_ body: (Logger) -> Void) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("logger-\(UUID().uuidString).jsonl").path

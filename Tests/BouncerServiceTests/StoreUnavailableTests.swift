@@ -24,7 +24,7 @@ import TestSupport
         configuration.store.writerBaseVFS = "bouncer-fault"
         configuration.shutdownGracePeriod = .milliseconds(200)  // the test client stays connected
         let logPath = directory.path("log.jsonl")
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try #require(FileManager.default.createFile(atPath: logPath, contents: nil))
         let logFile = open(logPath, O_WRONLY | O_APPEND)
         defer { close(logFile) }
         let application = try await buildApplication(configuration, logger: Logger(level: .info, output: logFile))

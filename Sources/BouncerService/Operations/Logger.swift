@@ -8,6 +8,11 @@ import Locking
 /// JSON lines to standard output, one object a line: what container platforms collect. Lines are
 /// buffered and written together (at most every 200 ms, or when 32 KiB gather, or at once for
 /// errors), so logging every request costs no system call per request.
+///
+/// The writing happens on the logger's own queue, never on the thread that logged (an event
+/// loop, for the access log): an output that takes its time (a pipe whose reader is slow) holds
+/// up that queue alone. While it does, lines gather up to `bufferLimit`; past that they are
+/// dropped and counted, and the next write says how many were lost.
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warn, error
@@ -52,7 +57,24 @@ public final class Logger: Sendable {
     }
 
     public let level: Level
-    private let buffer = Locked<[UInt8]>([])
+    /// Lines not yet written, and what became of those the buffer had no room for.
+    private struct Pending {
+        var bytes: [UInt8] = []
+        /// Lines dropped since the last write, with the buffer at its limit.
+        var dropped = 0
+        /// A write is queued on `flushQueue`: a full buffer asks for one only once.
+        var flushQueued = false
+
+        /// Whether the buffer has gathered `threshold` bytes with no write queued yet; if so, a
+        /// write counts as queued from now.
+        mutating func queueFlushIfFull(threshold: Int) -> Bool {
+            guard bytes.count >= threshold, !flushQueued else { return false }
+            flushQueued = true
+            return true
+        }
+    }
+
+    private let buffer = Locked(Pending())
     /// Flushes so far; its lock makes flushes take turns. (Not a `Locked<Void>`: an empty value
     /// shares its address with the lock's own field, which ThreadSanitizer reports as a race.)
     private let flushes = Locked(0)
@@ -62,6 +84,8 @@ public final class Logger: Sendable {
     nonisolated(unsafe) private let timer: DispatchSourceTimer
 
     private static let flushThreshold = 32 * 1024
+    /// What the buffer holds at most while the output does not take it.
+    static let bufferLimit = 8 * 1024 * 1024
 
     public init(level: Level, output: Int32 = STDOUT_FILENO) {
         self.level = level
@@ -102,21 +126,29 @@ public final class Logger: Sendable {
         guard Level.info >= level else { return }
         // Written straight into the shared buffer: a line of its own first cost an allocation
         // and a copy for every request.
-        let full = buffer.withLock { line in
-            Self.begin(.info, "request", to: &line)
-            JSONText.appendMember(#","request_id":"#, entry.requestID, to: &line)
-            JSONText.appendMember(#","method":"#, entry.method, to: &line)
-            JSONText.appendMember(#","path":"#, entry.path, to: &line)
-            line.append(#","status":"#)
-            line.appendDecimal(entry.status)
-            line.append(#","bytes":"#)
-            line.appendDecimal(entry.bytes)
-            line.append(#","duration_ms":"#)
-            Self.appendMilliseconds(entry.duration, to: &line)
-            line.append("}\n")
-            return line.count >= Self.flushThreshold
+        let full = buffer.withLock { pending in
+            guard pending.bytes.count < Self.bufferLimit else {
+                pending.dropped += 1
+                return false
+            }
+            Self.begin(.info, "request", to: &pending.bytes)
+            Self.appendRequestFields(entry, to: &pending.bytes)
+            return pending.queueFlushIfFull(threshold: Self.flushThreshold)
         }
-        if full { flush() }
+        if full { flushQueue.async { self.flush() } }
+    }
+
+    private static func appendRequestFields(_ entry: AccessLogEntry, to line: inout [UInt8]) {
+        JSONText.appendMember(#","request_id":"#, entry.requestID, to: &line)
+        JSONText.appendMember(#","method":"#, entry.method, to: &line)
+        JSONText.appendMember(#","path":"#, entry.path, to: &line)
+        line.append(#","status":"#)
+        line.appendDecimal(entry.status)
+        line.append(#","bytes":"#)
+        line.appendDecimal(entry.bytes)
+        line.append(#","duration_ms":"#)
+        appendMilliseconds(entry.duration, to: &line)
+        line.append("}\n")
     }
 
     /// A duration in milliseconds to the microsecond (`12.345`), written digit by digit: printing
@@ -141,14 +173,21 @@ public final class Logger: Sendable {
         JSONText.appendMember(#"","msg":"#, message, to: &line)
     }
 
-    /// Ends a line and buffers it; errors, and a full buffer, are written at once.
+    /// Ends a line and buffers it; errors, and a full buffer, are written without waiting for the
+    /// timer.
     private func finish(_ line: inout [UInt8], _ level: Level) {
         line.append(contentsOf: "}\n".utf8)
-        let full = buffer.withLock { buffer in
-            buffer.append(contentsOf: line)
-            return buffer.count >= Self.flushThreshold
+        // An error is written at once (as the logger's queue gets to it), whatever else waits.
+        let threshold = level >= .error ? 0 : Self.flushThreshold
+        let full = buffer.withLock { pending in
+            guard pending.bytes.count < Self.bufferLimit else {
+                pending.dropped += 1
+                return false
+            }
+            pending.bytes.append(contentsOf: line)
+            return pending.queueFlushIfFull(threshold: threshold)
         }
-        if full || level >= .error { flush() }
+        if full { flushQueue.async { self.flush() } }
     }
 
     public func debug(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.debug, message, fields) }
@@ -156,18 +195,33 @@ public final class Logger: Sendable {
     public func warn(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.warn, message, fields) }
     public func error(_ message: String, _ fields: KeyValuePairs<String, Value> = [:]) { log(.error, message, fields) }
 
-    /// Writes everything buffered. One flush at a time, so two never interleave their lines.
+    /// Writes everything buffered, on the calling thread. One flush at a time, so two never
+    /// interleave their lines.
     public func flush() {
         flushes.withLock { count in
             count += 1
-            write(buffer.withLock { buffer -> [UInt8] in
-                defer { buffer.removeAll(keepingCapacity: true) }
-                return buffer
-            })
+            let (bytes, dropped) = buffer.withLock { pending -> ([UInt8], Int) in
+                defer {
+                    pending.bytes.removeAll(keepingCapacity: pending.bytes.capacity <= 4 * Self.flushThreshold)
+                    pending.dropped = 0
+                    pending.flushQueued = false
+                }
+                return (pending.bytes, pending.dropped)
+            }
+            write(bytes)
+            if dropped > 0 {
+                var line: [UInt8] = []
+                Self.begin(.warn, "log lines dropped: the output did not take them in time", to: &line)
+                line.append(#","dropped":"#)
+                line.appendDecimal(dropped)
+                line.append("}\n")
+                write(line)
+            }
         }
     }
 
     private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + offset, bytes.count - offset) }
