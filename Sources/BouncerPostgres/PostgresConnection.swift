@@ -75,7 +75,8 @@ public final class PostgresConnection: SQLConnection {
     /// `prepared`: each statement runs as one prepared on this connection, which the first use
     /// prepares (a round trip, before the pipeline), so the server parses and plans it once a
     /// connection instead of once a use. Only for a connection that is one server session: behind
-    /// a pooler in transaction mode the statement may be missing (`isMissingPreparedStatement`).
+    /// a pooler in transaction mode the statement may be missing (`isMissingPreparedStatement`),
+    /// and the connection then forgets what it prepared, to prepare it again next time.
     public func pipeline(_ statements: [(sql: String, arguments: [DatabaseValue])], prepared: Bool = false) throws(PostgresError) -> [PostgresResult] {
         guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }
         var names: [String]?
@@ -118,7 +119,8 @@ public final class PostgresConnection: SQLConnection {
         PQclear(sync)
         guard synced else { throw failure ?? lostInPipeline(nil) }
         if let failure {
-            // The server no longer has what this connection prepared: prepare anew next time.
+            // The server no longer has something this connection prepared: prepare anew next
+            // time (what it still has answers that the name is taken, which is as good).
             if failure.isMissingPreparedStatement { preparedNames = [:] }
             throw failure
         }
@@ -126,15 +128,34 @@ public final class PostgresConnection: SQLConnection {
         return results
     }
 
-    /// The name of `sql` prepared on this connection, preparing it on first use.
+    /// The name of `sql` prepared on this connection, preparing it on first use. The name is
+    /// made from the statement's text alone (`statementName`), so it means the same statement
+    /// on every connection of every instance: a server session that has it already (42P05, the
+    /// name is taken: prepared before on this session, or through a pooler by another client)
+    /// has this very statement.
     private func preparedName(_ sql: String) throws(PostgresError) -> String {
         if let name = preparedNames[sql] { return name }
-        let name = "bouncer_\(preparedNames.count + 1)"
-        let result = PQprepare(handle, name, PlaceholderRewriter.numbered(sql), 0, nil)
+        let text = PlaceholderRewriter.numbered(sql)
+        let name = Self.statementName(text)
+        let result = PQprepare(handle, name, text, 0, nil)
         defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, sql: sql) }
+        if PQresultStatus(result) != PGRES_COMMAND_OK {
+            let failure = error(result, sql: sql)
+            guard failure.sqlState == "42P05" else { throw failure }
+        }
         preparedNames[sql] = name
         return name
+    }
+
+    /// `bouncer_` and the 64-bit FNV-1a hash of the statement's text, in hex: the same for the same
+    /// text in every process (Swift's own hashing is seeded per process).
+    static func statementName(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return "bouncer_" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private func lostInPipeline(_ sql: String?) -> PostgresError {

@@ -41,8 +41,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     public var isConflict: Bool { isSerializationFailure }
 
-    /// A prepared statement the connection counted on is not on the server session (26000), or
-    /// its name is taken there (42P05): what a pooler in transaction mode, which hands each
-    /// transaction whichever server session is free, does to statements prepared through it.
-    public var isMissingPreparedStatement: Bool { sqlState == "26000" || sqlState == "42P05" }
+    /// A prepared statement the connection counted on is not on the server session (26000): what
+    /// a pooler in transaction mode, which hands each transaction whichever server session is
+    /// free, does to statements prepared through it.
+    public var isMissingPreparedStatement: Bool { sqlState == "26000" }
 }

@@ -53,41 +53,59 @@ import TestSupport
         #expect(try connection.fetchValue("SELECT count(*) FROM t", as: Int.self) == 1)
     }
 
-    /// A prepared pipeline is parsed once a connection; a server that forgot what the connection
+    /// A prepared pipeline is parsed once a connection, each statement under a name made from its
+    /// text alone, the same on every connection. A server that forgot some of what the connection
     /// prepared (a pooler handing it another session, a `DEALLOCATE`) fails that round trip
-    /// alone, and the next prepares again.
+    /// alone; the next prepares again, and a name the session has already is that statement.
     @Test func preparedPipelinesParseOnceAndPrepareAgainWhenTheServerForgets() throws {
         let database = try PostgresTestDatabase()
         let connection = try PostgresConnection(url: database.url)
         try connection.executeScript("CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT)")
-        func insert(_ names: [String]) throws -> [String] {
+        let insertSQL = "INSERT INTO t (name) SELECT unnest(?::text[]) RETURNING name"
+        func insert(_ names: [String], on connection: PostgresConnection) throws -> [String] {
             let results = try connection.pipeline([
                 (sql: "BEGIN", arguments: []),
-                (sql: "INSERT INTO t (name) SELECT unnest(?::text[]) RETURNING name", arguments: [.text(PostgresArrayLiteral.of(names.map(DatabaseValue.text)))]),
+                (sql: insertSQL, arguments: [.text(PostgresArrayLiteral.of(names.map(DatabaseValue.text)))]),
                 (sql: "COMMIT", arguments: []),
             ], prepared: true)
             return try results[1].rows.map { try $0.decode("name", as: String.self) }
         }
-        func prepared() throws -> [String] {
-            try connection.fetchAll("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql ORDER BY prepare_time, statement")
-                .map { try $0.decode("statement", as: String.self) }
+        func prepared(on connection: PostgresConnection) throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try connection.fetchAll("SELECT name, statement FROM pg_prepared_statements WHERE NOT from_sql")
+                .map { (try $0.decode("statement", as: String.self), try $0.decode("name", as: String.self)) })
         }
-        #expect(try insert(["a", "b"]) == ["a", "b"])
-        #expect(try insert(["c"]) == ["c"])
-        let statements = try prepared()
+        #expect(try insert(["a", "b"], on: connection) == ["a", "b"])
+        #expect(try insert(["c"], on: connection) == ["c"])
+        let statements = try prepared(on: connection)
         #expect(statements.count == 3, "each statement prepared once: \(statements)")
-        #expect(statements.contains("INSERT INTO t (name) SELECT unnest($1::text[]) RETURNING name"), "with numbered placeholders")
-        try connection.executeScript("DEALLOCATE ALL")
+        let numbered = "INSERT INTO t (name) SELECT unnest($1::text[]) RETURNING name"
+        let insertName = try #require(statements[numbered], "with numbered placeholders")
+        #expect(insertName == PostgresConnection.statementName(numbered))
+
+        // Another connection names each statement the same.
+        let other = try PostgresConnection(url: database.url)
+        #expect(try insert(["d"], on: other) == ["d"])
+        #expect(try prepared(on: other) == statements)
+
+        // The server forgets one of three: that round trip fails, and not as unavailable.
+        try connection.executeScript("DEALLOCATE \(insertName)")
         do {
-            _ = try insert(["lost"])
-            Issue.record("the server forgot the statements")
+            _ = try insert(["lost"], on: connection)
+            Issue.record("the server forgot the insert")
         } catch let error as PostgresError {
             #expect(error.isMissingPreparedStatement)
             #expect(!error.isUnavailable)
         }
         if connection.isInTransaction { try connection.executeScript("ROLLBACK") }
-        #expect(try insert(["d"]) == ["d"], "prepared again")
-        #expect(try connection.fetchAll("SELECT name FROM t ORDER BY id").map { try $0.decode("name", as: String.self) } == ["a", "b", "c", "d"])
+        #expect(try insert(["e"], on: connection) == ["e"], "prepared again, the two the session kept taken as they are")
+        #expect(try prepared(on: connection) == statements)
+
+        // A session that has a statement of the name already (as another client of a pooler
+        // may have left it) has this statement: it is used as it is.
+        let third = try PostgresConnection(url: database.url)
+        try third.executeScript("PREPARE \(insertName) AS \(numbered)")
+        #expect(try insert(["f"], on: third) == ["f"])
+        #expect(try third.fetchAll("SELECT name FROM t ORDER BY id").map { try $0.decode("name", as: String.self) } == ["a", "b", "c", "d", "e", "f"])
     }
 
     @Test func aServerThatIsNotThereIsUnavailable() {
