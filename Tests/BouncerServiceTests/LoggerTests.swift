@@ -79,7 +79,7 @@ import Testing
     }
 
     /// An output that takes nothing (a pipe nobody reads) holds up no thread that logs: lines
-    /// gather up to the buffer's limit, the rest are dropped and counted, and once the output
+    /// gather up to the buffer's limit, the rest are dropped and counted (an error is kept), and once the output
     /// takes them again every line logged is either written whole or counted in the note that
     /// says how many were lost.
     @Test func aStalledOutputHoldsUpNoCallerAndEveryLineIsWrittenOrCounted() throws {
@@ -88,11 +88,14 @@ import Testing
         defer { close(ends[0]) }
         let writeEnd = ends[1]
         let logger = Logger(level: .info, output: writeEnd)
-        let total = 120_000  // about 15 MB of access log lines: more than the pipe and the buffer hold
+        // About 20 MB of access log lines: more than twice the buffer's limit with the pipe's
+        // capacity, so some are dropped whenever the logger's queue takes its 32 KiB.
+        let total = 120_000
         for index in 0..<total {
             logger.request(AccessLogEntry(requestID: "r\(index)", method: "GET", path: "/v1/stalled", status: 200, bytes: index,
                                           duration: .microseconds(index)))
         }
+        logger.error("after the limit", ["kept": .bool(true)])
         // Every call above returned with nothing reading the pipe. Now read it to its end.
         let reader = Thread {
             logger.flush()
@@ -106,7 +109,7 @@ import Testing
             if count <= 0 { break }
             output.append(contentsOf: chunk[0..<count])
         }
-        var written = 0, writtenBytes = 0, dropped = 0, lastIndex = -1
+        var written = 0, writtenBytes = 0, dropped = 0, errors = 0, lastIndex = -1
         for line in output.split(separator: UInt8(ascii: "\n")) {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], "a whole line")
             if object["msg"] as? String == "request" {
@@ -115,11 +118,15 @@ import Testing
                 lastIndex = index
                 written += 1
                 writtenBytes += line.count + 1
+            } else if object["level"] as? String == "error" {
+                #expect(object["kept"] as? Bool == true)
+                errors += 1
             } else {
                 #expect(object["level"] as? String == "warn")
                 dropped += try #require(object["dropped"] as? Int)
             }
         }
+        #expect(errors == 1, "an error is kept past the limit")
         #expect(dropped > 0, "the buffer's limit was reached")
         #expect(written + dropped == total)
         #expect(writtenBytes >= Logger.bufferLimit, "the buffer filled to its limit before dropping")

@@ -32,7 +32,7 @@ struct ModerationRecord: Codable, Sendable, Equatable {
     /// Whether the stored record has an `observed` member, looked for in its bytes: every
     /// moderated send's answer asks. (The standard library's `contains` of one collection in
     /// another is generic code that builds a searcher, and looks up type metadata, at each call:
-    /// 5% of the server's CPU in a send benchmark.)
+    /// nearly 6% of the server's samples in a send benchmark.)
     private static func mentionsObserved(_ stored: String) -> Bool {
         var stored = stored
         return stored.withUTF8 { bytes in

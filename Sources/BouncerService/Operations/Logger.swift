@@ -12,7 +12,7 @@ import Locking
 /// The writing happens on the logger's own queue, never on the thread that logged (an event
 /// loop, for the access log): an output that takes its time (a pipe whose reader is slow) holds
 /// up that queue alone. While it does, lines gather up to `bufferLimit`; past that they are
-/// dropped and counted, and the next write says how many were lost.
+/// dropped (errors aside) and counted, and the next write says how many were lost.
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warn, error
@@ -180,7 +180,8 @@ public final class Logger: Sendable {
         // An error is written at once (as the logger's queue gets to it), whatever else waits.
         let threshold = level >= .error ? 0 : Self.flushThreshold
         let full = buffer.withLock { pending in
-            guard pending.bytes.count < Self.bufferLimit else {
+            // An error is kept past the limit: it is what an operator looks for when lines are lost.
+            guard pending.bytes.count < Self.bufferLimit || level >= .error else {
                 pending.dropped += 1
                 return false
             }
@@ -226,7 +227,14 @@ public final class Logger: Sendable {
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + offset, bytes.count - offset) }
             if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // An output set non-blocking by whoever gave it: wait until it takes more
+                    // rather than spin.
+                    var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, 1000)
+                    continue
+                }
                 return
             }
             offset += written
