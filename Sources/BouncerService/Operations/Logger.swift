@@ -65,9 +65,15 @@ public final class Logger: Sendable {
         /// A write is queued on `flushQueue`: a full buffer asks for one only once.
         var flushQueued = false
 
-        /// Whether the buffer has gathered `threshold` bytes with no write queued yet; if so, a
-        /// write counts as queued from now.
-        mutating func queueFlushIfFull(threshold: Int) -> Bool {
+        /// Adds a line written by `write`, or counts it dropped when the buffer is at
+        /// `bufferLimit` (unless `keptPastLimit`). Returns whether the buffer has gathered
+        /// `threshold` bytes with no write queued yet; if so, a write counts as queued from now.
+        mutating func add(threshold: Int, keptPastLimit: Bool = false, _ write: (inout [UInt8]) -> Void) -> Bool {
+            guard bytes.count < Logger.bufferLimit || keptPastLimit else {
+                dropped += 1
+                return false
+            }
+            write(&bytes)
             guard bytes.count >= threshold, !flushQueued else { return false }
             flushQueued = true
             return true
@@ -127,13 +133,10 @@ public final class Logger: Sendable {
         // Written straight into the shared buffer: a line of its own first cost an allocation
         // and a copy for every request.
         let full = buffer.withLock { pending in
-            guard pending.bytes.count < Self.bufferLimit else {
-                pending.dropped += 1
-                return false
+            pending.add(threshold: Self.flushThreshold) { line in
+                Self.begin(.info, "request", to: &line)
+                Self.appendRequestFields(entry, to: &line)
             }
-            Self.begin(.info, "request", to: &pending.bytes)
-            Self.appendRequestFields(entry, to: &pending.bytes)
-            return pending.queueFlushIfFull(threshold: Self.flushThreshold)
         }
         if full { flushQueue.async { self.flush() } }
     }
@@ -177,16 +180,11 @@ public final class Logger: Sendable {
     /// timer.
     private func finish(_ line: inout [UInt8], _ level: Level) {
         line.append(contentsOf: "}\n".utf8)
-        // An error is written at once (as the logger's queue gets to it), whatever else waits.
-        let threshold = level >= .error ? 0 : Self.flushThreshold
+        // An error is written at once (as the logger's queue gets to it), whatever else waits,
+        // and kept past the limit: it is what an operator looks for when lines are lost.
+        let isError = level >= .error
         let full = buffer.withLock { pending in
-            // An error is kept past the limit: it is what an operator looks for when lines are lost.
-            guard pending.bytes.count < Self.bufferLimit || level >= .error else {
-                pending.dropped += 1
-                return false
-            }
-            pending.bytes.append(contentsOf: line)
-            return pending.queueFlushIfFull(threshold: threshold)
+            pending.add(threshold: isError ? 0 : Self.flushThreshold, keptPastLimit: isError) { $0.append(contentsOf: line) }
         }
         if full { flushQueue.async { self.flush() } }
     }
