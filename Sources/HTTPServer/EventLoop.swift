@@ -66,8 +66,11 @@ final class EventLoop: @unchecked Sendable {
     private var readyMasks = [UInt32](repeating: 0, count: 256)
     private var readyTokens = [UInt64](repeating: 0, count: 256)
     private var loopThread = pthread_t()
+    /// Only touched on the loop's thread.
+    private var pollBeforeSleep: PollBeforeSleep
 
-    init(label: String) throws {
+    init(label: String, pollBeforeSleep: Duration = .zero) throws {
+        self.pollBeforeSleep = PollBeforeSleep(limit: pollBeforeSleep)
         epollFD = cepoll_create()
         guard epollFD >= 0 else { throw SocketError(call: "epoll_create1", code: errno) }
         wakeupFD = cepoll_wakeup_create()
@@ -151,6 +154,9 @@ final class EventLoop: @unchecked Sendable {
     private func run() {
         loopThread = pthread_self()
         var nextDeadlineCheck = Self.now() + Self.deadlineCheckInterval
+        // Whether the last wait found anything: only a loop that has been busy may look again
+        // before it sleeps (see `PollBeforeSleep`); an idle one, woken by a deadline, never does.
+        var didWork = false
         while !stopping {
             let now = Self.now()
             let check = max(nextDeadlineCheck, earliestDeadline)
@@ -158,7 +164,15 @@ final class EventLoop: @unchecked Sendable {
             // loop is busy needs no look here: once the loop has taken the tasks, the next
             // `execute` writes the wake-up descriptor, so this wait returns at once.
             let timeout = check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
-            let count = Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(readyMasks.count), timeout))
+            var count: Int
+            if didWork && timeout != 0 && pollBeforeSleep.shouldLook() {
+                count = waitForEvents(timeout: 0)
+                if count == 0 { count = pollBeforeSleep.look(now: Self.now) { waitForEvents(timeout: 0) } }
+                if count == 0 { count = waitForEvents(timeout: timeout) }
+            } else {
+                count = waitForEvents(timeout: timeout)
+            }
+            didWork = count > 0
             if count < 0 && errno != EINTR {
                 // Only a programming error (a bad descriptor) gets here; say so rather than spin.
                 fatalError("epoll_wait failed: \(SocketError(call: "epoll_wait", code: errno))")
@@ -190,6 +204,11 @@ final class EventLoop: @unchecked Sendable {
                 checkDeadlines(now: checked)
             }
         }
+    }
+
+    /// `epoll_wait` into the loop's arrays; `timeout` in milliseconds (-1: none, 0: don't sleep).
+    private func waitForEvents(timeout: Int32) -> Int {
+        Int(cepoll_wait(epollFD, &readyMasks, &readyTokens, Int32(readyMasks.count), timeout))
     }
 
     /// Tells the handlers whose deadline has come, and finds the next one.

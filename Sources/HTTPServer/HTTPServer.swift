@@ -17,6 +17,9 @@ public final class HTTPServer: Sendable {
         /// two loops sent more messages a second than one in 10 of 13 interleaved runs, with
         /// larger commit groups.
         public var eventLoopCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        /// How long a busy event loop that runs dry looks for more before it sleeps, while that
+        /// keeps finding work (see `PollBeforeSleep`); zero sleeps at once.
+        public var pollBeforeSleep: Duration = .microseconds(10)
 
         public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits()) {
             self.host = host
@@ -79,7 +82,9 @@ public final class HTTPServer: Sendable {
         listener.descriptorCeiling = Int32(clamping: descriptorLimit - Self.descriptorReserve(limit: descriptorLimit))
         let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         boundPort.store(port, ordering: .releasing)
-        let loops = try (0..<max(1, configuration.eventLoopCount)).map { try EventLoop(label: "bouncer.http.loop.\($0)") }
+        let loops = try (0..<max(1, configuration.eventLoopCount)).map {
+            try EventLoop(label: "bouncer.http.loop.\($0)", pollBeforeSleep: configuration.pollBeforeSleep)
+        }
         eventLoops.withLock { $0 = loops }
         let context = ServerContext(limits: configuration.limits, router: router, problemRenderer: problemRenderer,
                                     events: events) { [weak self] connection in self?.connectionClosed(connection) }

@@ -40,6 +40,8 @@ enum ServeCommand {
         OptionSpec(name: "max-connections", environment: "BOUNCER_MAX_CONNECTIONS", valueName: "N", help: "open connections at most (default 10000)"),
         OptionSpec(name: "event-loops", environment: "BOUNCER_EVENT_LOOPS", valueName: "N",
                    help: "threads serving connections (default one a core; fewer leaves cores to a proxy or other work beside it)"),
+        OptionSpec(name: "event-loop-poll-microseconds", environment: "BOUNCER_EVENT_LOOP_POLL_MICROSECONDS", valueName: "N",
+                   help: "how long a busy event loop looks for more requests before it sleeps, while looking pays (default 10; 0 sleeps at once)"),
         OptionSpec(name: "send-rate-per-user", environment: "BOUNCER_SEND_RATE_PER_USER", valueName: "N",
                    help: "messages a second each user may send, bursts of twice that (default 10; 0 turns it off)"),
         OptionSpec(name: "max-body-bytes", environment: "BOUNCER_MAX_BODY_BYTES", valueName: "N", help: "largest request body (default 1048576)"),
@@ -102,6 +104,7 @@ enum ServeCommand {
         }
         if let cap = try parsed.int("max-connections", in: 1...1_000_000) { configuration.limits.maxConnections = cap }
         if let loops = try parsed.int("event-loops", in: 1...256) { configuration.eventLoops = loops }
+        if let poll = try parsed.int("event-loop-poll-microseconds", in: 0...1000) { configuration.eventLoopPoll = .microseconds(poll) }
         if let rate = try parsed.int("send-rate-per-user", in: 0...1_000_000) { configuration.sendRatePerUser = Double(rate) }
         if let bytes = try parsed.int("max-body-bytes", in: 1...(64 * 1024 * 1024)) { configuration.limits.maxBodyBytes = bytes }
         if let seconds = try parsed.int("header-timeout", in: 1...3600) {

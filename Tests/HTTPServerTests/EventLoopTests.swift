@@ -6,9 +6,10 @@ import TestSupport
 
 @Suite("Event loop: work handed over from other threads")
 struct EventLoopTests {
-    @Test("tasks from many threads all run, on the loop's thread, each thread's in the order it gave them")
-    func tasksRunOnTheLoopInOrder() async throws {
-        let loop = try EventLoop(label: "test.loop")
+    @Test("tasks from many threads all run, on the loop's thread, each thread's in the order it gave them",
+          arguments: [Duration.zero, .microseconds(10), .milliseconds(1)])
+    func tasksRunOnTheLoopInOrder(pollBeforeSleep: Duration) async throws {
+        let loop = try EventLoop(label: "test.loop", pollBeforeSleep: pollBeforeSleep)
         defer { loop.stop() }
         let threads = 4
         let perThread = 2_000
@@ -27,14 +28,26 @@ struct EventLoopTests {
         #expect(offLoop.withLock { $0 } == 0)
     }
 
-    @Test("a task given while the loop waits with nothing to do wakes it at once")
-    func anIdleLoopWakesForATask() async throws {
-        let loop = try EventLoop(label: "test.loop")
+    @Test("a task given while the loop waits with nothing to do wakes it at once, after busy times too",
+          arguments: [Duration.zero, .microseconds(10), .milliseconds(1)])
+    func anIdleLoopWakesForATask(pollBeforeSleep: Duration) async throws {
+        let loop = try EventLoop(label: "test.loop", pollBeforeSleep: pollBeforeSleep)
         defer { loop.stop() }
-        try await Task.sleep(for: .milliseconds(50))  // the loop is blocked in epoll_wait by now
-        let ran = Locked(false)
-        loop.execute { ran.withLock { $0 = true } }
-        #expect(try await waitUntil(.seconds(1)) { ran.withLock { $0 } })
+        for round in 0..<3 {
+            // A busy spell: tasks one after another, each given once the last has run, so the
+            // loop runs dry between them and learns that looking pays.
+            let done = Locked(0)
+            let deadline = ContinuousClock.now + .seconds(5)
+            for index in 0..<200 {
+                loop.execute { done.withLock { $0 += 1 } }
+                while done.withLock({ $0 }) <= index && ContinuousClock.now < deadline {}
+            }
+            #expect(done.withLock { $0 } == 200)
+            try await Task.sleep(for: .milliseconds(50))  // the loop is blocked in epoll_wait by now
+            let ran = Locked(false)
+            loop.execute { ran.withLock { $0 = true } }
+            #expect(try await waitUntil(.seconds(1)) { ran.withLock { $0 } }, "round \(round)")
+        }
     }
 
     @Test("after stop, tasks no longer run and giving one is harmless")

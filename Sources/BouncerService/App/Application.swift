@@ -135,6 +135,7 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
         configuration: {
             var server = HTTPServer.Configuration(host: configuration.host, port: configuration.port, limits: configuration.limits)
             if let loops = configuration.eventLoops { server.eventLoopCount = loops }
+            if let poll = configuration.eventLoopPoll { server.pollBeforeSleep = poll }
             return server
         }(),
         router: routes.router,

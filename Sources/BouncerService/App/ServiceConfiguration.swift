@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     public var limits = ServerLimits()
     /// Event loops serving connections; nil: one a core (see `HTTPServer.Configuration`).
     public var eventLoops: Int?
+    /// How long a busy event loop looks for more work before it sleeps; nil: the server's default
+    /// (see `HTTPServer.Configuration.pollBeforeSleep`).
+    public var eventLoopPoll: Duration?
     public var store = StoreConfiguration()
     /// Where the migration files are; nil finds them beside the binary or in the source tree.
     public var migrationsDirectory: String?
