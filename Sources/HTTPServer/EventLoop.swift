@@ -165,7 +165,7 @@ final class EventLoop: @unchecked Sendable {
             // `execute` writes the wake-up descriptor, so this wait returns at once.
             let timeout = check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
             var count: Int
-            if didWork && timeout != 0 && pollBeforeSleep.shouldLook() {
+            if didWork && pollBeforeSleep.wantsToLook() {
                 count = waitForEvents(timeout: 0)
                 if count == 0 { count = pollBeforeSleep.look(now: Self.now) { waitForEvents(timeout: 0) } }
                 if count == 0 { count = waitForEvents(timeout: timeout) }

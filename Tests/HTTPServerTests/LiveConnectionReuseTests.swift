@@ -21,6 +21,36 @@ struct LiveConnectionReuseTests {
         }
     }
 
+    @Test("every request on busy keep-alive connections is answered, whether the loops look before they sleep or not",
+          arguments: [Duration.zero, .microseconds(10), .milliseconds(2)])
+    func busyConnectionsWithLooks(pollBeforeSleep: Duration) async throws {
+        // Sockets are edge-triggered: a readiness that a look found and then dropped would never
+        // be reported again, and that connection's next answer would never come.
+        try await withLiveServer(configure: {
+            $0.eventLoopCount = 2
+            $0.pollBeforeSleep = pollBeforeSleep
+        }) { _, port in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for connection in 0..<4 {
+                    group.addTask {
+                        let client = try await RawHTTPClient.connect(port: port)
+                        var answered = 0
+                        for index in 0..<150 {
+                            let text = "c\(connection)-\(index)"
+                            try await client.send(rawRequest("POST", "/echo", body: text))
+                            let response = try await client.readResponse()
+                            if response.status == 200 && response.text == text { answered += 1 }
+                            // Now and then a pause, so the loops also run dry and sleep.
+                            if index % 50 == 49 { try await Task.sleep(for: .milliseconds(5)) }
+                        }
+                        return answered
+                    }
+                }
+                for try await answered in group { #expect(answered == 150) }
+            }
+        }
+    }
+
     @Test("three pipelined requests in one write are answered in order")
     func pipelined() async throws {
         try await withLiveServer { _, port in

@@ -42,9 +42,12 @@ func makeLiveTestRouter(slowStarted: Locked<Int>? = nil) -> Router {
 
 /// Starts a server on an ephemeral port of 127.0.0.1, runs `body`, and shuts the server down
 /// whatever happens. Each test gets its own server, so tests can run in parallel.
-func withLiveServer(limits: ServerLimits = .defaultsForTests,
+/// `configure` changes the rest of the server's configuration.
+func withLiveServer(limits: ServerLimits = .defaultsForTests, configure: (inout HTTPServer.Configuration) -> Void = { _ in },
                     _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), router: makeLiveTestRouter())
+    var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, limits: limits)
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, router: makeLiveTestRouter())
     let port = try server.start()
     #expect(port > 0)
     #expect(server.port == port)
