@@ -79,11 +79,7 @@ public final class PostgresConnection: SQLConnection {
     /// and the connection then forgets what it prepared, to prepare it again next time.
     public func pipeline(_ statements: [(sql: String, arguments: [DatabaseValue])], prepared: Bool = false) throws(PostgresError) -> [PostgresResult] {
         guard let handle else { throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true) }
-        var names: [String]?
-        if prepared {
-            names = []
-            for statement in statements { names?.append(try preparedName(statement.sql)) }
-        }
+        let names = prepared ? try statements.map { statement throws(PostgresError) in try preparedName(statement.sql) } : nil
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(sqlState: nil, message: Self.message(handle), connectionLost: !isOpen) }
         defer { PQexitPipelineMode(handle) }
         for (index, statement) in statements.enumerated() {
