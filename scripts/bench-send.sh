@@ -3,6 +3,8 @@
 # many users and channels, about 5% of texts bounced) against 10,000 word rules and 50 regex
 # rules, durable (synchronous=FULL); then a plain one-transaction-per-message insert loop on the
 # same disk. The per-user send limit is off: this measures the path, not the limiter.
+# BENCH_CONNECTIONS changes the 64; BOUNCER_SYNCHRONOUS=NORMAL (read by the server) drops the
+# sync of each commit, to see what the durable commit itself costs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${BOUNCER_BINARY:-.build/release/bouncer}
@@ -15,7 +17,8 @@ trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' 
 source scripts/bench/send-setup.sh
 prepare_send_bench "$binary" "$port" "$work"
 
-echo "== send path: 64 connections, 10,000 word + 50 regex rules, synchronous=FULL"
+connections=${BENCH_CONNECTIONS:-64}
+echo "== send path: $connections connections, 10,000 word + 50 regex rules, synchronous=${BOUNCER_SYNCHRONOUS:-FULL}"
 # Several runs, and their median: a run's figure moves with whatever else the host is doing.
 # The server's CPU time per message too: it drifts with the host, but far less.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
@@ -25,11 +28,11 @@ steal_ticks() { awk '/^cpu / {print $9}' /proc/stat; }
 runs=${BENCH_RUNS:-3}
 for run in $(seq "$runs"); do
   before=$(cpu_ticks) stolen_before=$(steal_ticks)
-  # One wrk thread drives all 64 connections: it needs about a third of a core, and on a machine
+  # One wrk thread drives every connection: it needs about a third of a core, and on a machine
   # the server shares, a second thread mostly adds switching (16 interleaved pairs on two cores:
   # with two, 5% fewer messages a second and 8% more server CPU a message on average).
   BENCH_TOKENS="$work/tokens.txt" BENCH_TEXTS="$work/texts.txt" \
-    wrk -t1 -c64 -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk-$run.txt"
+    wrk -t1 -c"$connections" -d"${BENCH_SECONDS:-10}s" --latency -s scripts/bench/send.lua "http://127.0.0.1:$port" >"$work/wrk-$run.txt"
   after=$(cpu_ticks) stolen=$(($(steal_ticks) - stolen_before))
   grep -E "Non-2xx|Socket errors" "$work/wrk-$run.txt" || true
   line=$(grep -E "^send:" "$work/wrk-$run.txt")
