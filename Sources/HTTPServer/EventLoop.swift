@@ -158,19 +158,18 @@ final class EventLoop: @unchecked Sendable {
         // before it sleeps (see `PollBeforeSleep`); an idle one, woken by a deadline, never does.
         var didWork = false
         while !stopping {
-            let now = Self.now()
             let check = max(nextDeadlineCheck, earliestDeadline)
-            // With no deadline set, wait for sockets and work alone. Work handed over while the
-            // loop is busy needs no look here: once the loop has taken the tasks, the next
-            // `execute` writes the wake-up descriptor, so this wait returns at once.
-            let timeout = check == .max ? -1 : Int32(clamping: (check &- min(now, check)) / 1_000_000 + 1)
+            // Work handed over while the loop is busy needs no look here: once the loop has taken
+            // the tasks, the next `execute` writes the wake-up descriptor, so this wait returns
+            // at once.
             var count: Int
             if didWork && pollBeforeSleep.wantsToLook() {
                 count = waitForEvents(timeout: 0)
                 if count == 0 { count = pollBeforeSleep.look(now: Self.now) { waitForEvents(timeout: 0) } }
-                if count == 0 { count = waitForEvents(timeout: timeout) }
+                // The time to sleep is taken after the look, which may have used some of it.
+                if count == 0 { count = waitForEvents(timeout: Self.sleepTimeout(until: check)) }
             } else {
-                count = waitForEvents(timeout: timeout)
+                count = waitForEvents(timeout: Self.sleepTimeout(until: check))
             }
             didWork = count > 0
             if count < 0 && errno != EINTR {
@@ -204,6 +203,14 @@ final class EventLoop: @unchecked Sendable {
                 checkDeadlines(now: checked)
             }
         }
+    }
+
+    /// How long a wait may sleep before `deadline` (uptime nanoseconds), in milliseconds rounded
+    /// up; -1 (sleep until woken) when there is none.
+    private static func sleepTimeout(until deadline: UInt64) -> Int32 {
+        guard deadline != .max else { return -1 }
+        let current = now()
+        return Int32(clamping: (deadline &- min(current, deadline)) / 1_000_000 + 1)
     }
 
     /// `epoll_wait` into the loop's arrays; `timeout` in milliseconds (-1: none, 0: don't sleep).

@@ -46,7 +46,7 @@ struct EventLoopTests {
             try await Task.sleep(for: .milliseconds(50))  // the loop is blocked in epoll_wait by now
             let ran = Locked(false)
             loop.execute { ran.withLock { $0 = true } }
-            #expect(try await waitUntil(.seconds(1)) { ran.withLock { $0 } }, "round \(round)")
+            #expect(try await waitUntil(TestTiming.scaled(.seconds(1))) { ran.withLock { $0 } }, "round \(round)")
         }
     }
 
