@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 binary=${BOUNCER_BINARY:-.build/release/bouncer}
 seconds=${BENCH_SECONDS:-10}
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-pg-bench.XXXXXX")
+source scripts/bench/log-dir.sh
+logs=$(bench_log_dir "$work")
 started=$(scripts/postgres-cluster.sh start)
 cluster=$(echo "$started" | sed -n 1p) url=$(echo "$started" | sed -n 2p)
 servers=()
@@ -16,7 +18,7 @@ cleanup() {
   for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   scripts/postgres-cluster.sh stop "$cluster"
-  rm -rf "$work"
+  rm -rf "$work" "$logs"
 }
 trap cleanup EXIT
 source scripts/bench/send-setup.sh
@@ -46,7 +48,7 @@ run() {  # run NAME INSTANCES [POOLER_URL]: with a pooler's URL, the instances g
   for i in $(seq "$count"); do
     port=$((base + i))
     "$binary" serve --port "$port" --data-dir "$work/$name/data" "${database[@]}" --send-rate-per-user 0 \
-      >"$work/$name/log-$i.jsonl" 2>&1 &
+      >"$logs/$name-$i.jsonl" 2>&1 &
     pids+=($!) servers+=($!)
     for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
   done

@@ -11,9 +11,11 @@ binary=${BOUNCER_BINARY:-.build/release/bouncer}
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bouncer-send-bench.XXXXXX")
 port=${BENCH_PORT:-18082}
 data="$work/data"
-"$binary" serve --port "$port" --data-dir "$data" --send-rate-per-user 0 --log-level "${BENCH_LOG_LEVEL:-info}" >"$work/log.jsonl" 2>&1 &
+source scripts/bench/log-dir.sh
+logs=$(bench_log_dir "$work")
+"$binary" serve --port "$port" --data-dir "$data" --send-rate-per-user 0 --log-level "${BENCH_LOG_LEVEL:-info}" >"$logs/log.jsonl" 2>&1 &
 server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work" "$logs"' EXIT
 source scripts/bench/send-setup.sh
 prepare_send_bench "$binary" "$port" "$work"
 

@@ -24,12 +24,14 @@ cleanup() {
 trap cleanup EXIT
 
 source scripts/bench/send-setup.sh
+source scripts/bench/log-dir.sh
 start() {  # binary port: a server on its own store, with the benchmark's rules and tokens
-  local binary=$1 port=$2 work
+  local binary=$1 port=$2 work logs
   work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
-  dirs+=("$work")
+  logs=$(bench_log_dir "$work")
+  dirs+=("$work" "$logs")
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 ${BENCH_EVENT_LOOPS:+--event-loops "$BENCH_EVENT_LOOPS"} \
-    >"$work/log.jsonl" 2>&1 &
+    >"$logs/log.jsonl" 2>&1 &
   servers+=($!)
   if [ "$route" = send ]; then
     prepare_send_bench "$binary" "$port" "$work"

@@ -12,9 +12,11 @@ binary=${BOUNCER_BINARY:-.build/release/bouncer}
 seconds=${PROFILE_SECONDS:-15}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-profile.XXXXXX")
 port=${BENCH_PORT:-18083}
-"$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 --log-level info >"$work/log.jsonl" 2>&1 &
+source scripts/bench/log-dir.sh
+logs=$(bench_log_dir "$work")
+"$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 --log-level info >"$logs/log.jsonl" 2>&1 &
 server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; echo "raw profile: $work/perf.data"' EXIT
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [ "$logs" = "$work" ] || rm -rf "$logs"; echo "raw profile: $work/perf.data"' EXIT
 source scripts/bench/send-setup.sh
 prepare_send_bench "$binary" "$port" "$work"
 load() {   # seconds, output
