@@ -15,23 +15,24 @@ cd "$(dirname "$0")/.."
 first=$1 second=$2 seconds=${3:-10} route=${BENCH_ROUTE:-send}
 case $route in send|healthz) ;; *) echo "BENCH_ROUTE must be send or healthz" >&2; exit 2 ;; esac
 hz=$(getconf CLK_TCK)
-declare -a dirs=() servers=()
+declare -a dirs=() logs=() servers=()
 cleanup() {
   for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  for dir in "${dirs[@]}"; do rm -rf "$dir"; done
+  for dir in "${dirs[@]}" "${logs[@]}"; do rm -rf "$dir"; done
 }
 trap cleanup EXIT
 
 source scripts/bench/send-setup.sh
 source scripts/bench/log-dir.sh
 start() {  # binary port: a server on its own store, with the benchmark's rules and tokens
-  local binary=$1 port=$2 work logs
+  local binary=$1 port=$2 work log
   work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
-  logs=$(bench_log_dir "$work")
-  dirs+=("$work" "$logs")
+  log=$(bench_log_dir "$work")
+  dirs+=("$work")
+  [ "$log" = "$work" ] || logs+=("$log")
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 ${BENCH_EVENT_LOOPS:+--event-loops "$BENCH_EVENT_LOOPS"} \
-    >"$logs/log.jsonl" 2>&1 &
+    >"$log/log.jsonl" 2>&1 &
   servers+=($!)
   if [ "$route" = send ]; then
     prepare_send_bench "$binary" "$port" "$work"
