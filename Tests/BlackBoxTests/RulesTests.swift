@@ -108,11 +108,14 @@ import TestSupport
             let errors = try #require(refused.json?["errors"] as? [[String: Any]])
             #expect(errors.compactMap { $0["line"] as? Int } == [2, 4])
 
-            // JSON, over the default 1 MiB body limit.
-            let many = (0..<15_000).map { #"{"kind":"word","pattern":"longerimportedword\#($0)","action":"flag","name":"imported rule number \#($0)"}"# }
+            // JSON, over the default 1 MiB body limit: 5,000 rules with long names (a name may
+            // have 200 characters), so that the body is large and the rules to store and compile
+            // are not more than they need to be.
+            let padding = String(repeating: "x", count: 160)
+            let many = (0..<5_000).map { #"{"kind":"word","pattern":"longerimportedword\#($0)","action":"flag","name":"imported rule number \#($0) \#(padding)"}"# }
             let body = #"{"rules":["# + many.joined(separator: ",") + "]}"
             #expect(body.utf8.count > 1024 * 1024)
-            // 15,000 rules, and 16,000 compiled before the answer, by a debug build beside the other suites.
+            // 5,000 rules, and 6,000 compiled before the answer, by a debug build beside the other suites.
             let large = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin), body: body, timeout: .seconds(30))
             #expect(large.status == 201)
             // The requests after it wait as long: the debug build may still be writing the compiled
@@ -133,10 +136,10 @@ import TestSupport
                 seen += (page.json?["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
                 cursor = page.json?["next_cursor"] as? String
             } while cursor != nil && seen.count < 20_000
-            #expect(seen.count == 16_000)
-            #expect(Set(seen).count == 16_000)
+            #expect(seen.count == 6_000)
+            #expect(Set(seen).count == 6_000)
             #expect(seen == seen.sorted())
-            let searched = try client.request("GET", "/v1/rules?q=number%2014999", headers: Self.json(tokens.moderator), timeout: .seconds(30))
+            let searched = try client.request("GET", "/v1/rules?q=number%204999", headers: Self.json(tokens.moderator), timeout: .seconds(30))
             #expect((searched.json?["rules"] as? [[String: Any]])?.count == 1)
             let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator), timeout: .seconds(30))
             #expect((flags.json?["rules"] as? [[String: Any]])?.count == 5)
