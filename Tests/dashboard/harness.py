@@ -391,6 +391,18 @@ def wait_visible(driver, css, timeout=10):
     return wait(driver, timeout).until(lambda d: visible(d, css), f"nothing visible matches {css} within {timeout}s")
 
 
+def click_visible(driver, css, timeout=10):
+    """Clicks the first visible element matching CSS, found again if the page redrew it between
+    finding and clicking (a live list replaces its items as events come in)."""
+    def click(d):
+        element = visible(d, css)
+        if element is None:
+            return False
+        element.click()
+        return True
+    wait(driver, timeout).until(click, f"nothing visible matches {css} to click within {timeout}s")
+
+
 def open_dashboard(driver, base_url, page="queue"):
     driver.get(f"{base_url}/dashboard#/{page}")
 

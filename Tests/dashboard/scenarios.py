@@ -26,8 +26,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select
 
-from harness import (PAGES, PHONE, Api, ApiError, Bouncer, open_dashboard, poll, sign_in, submit_token, texts, visible,
-                     wait, wait_visible)
+from harness import (PAGES, PHONE, Api, ApiError, Bouncer, click_visible, open_dashboard, poll, sign_in, submit_token, texts,
+                     visible, wait, wait_visible)
 
 LIVE_REPORT_SECONDS = 5  # how long a new report may take to reach an open queue
 STATS_SECONDS = 6        # rule statistics are flushed about once a second; a reload each time
@@ -292,7 +292,7 @@ class DashboardTest(unittest.TestCase):
     def show_page(self, driver, page):
         """Follows the nav link to PAGE, then checks that its section is the only one shown and
         that its link alone carries aria-current."""
-        wait_visible(driver, f'nav#nav a[data-page="{page}"]').click()
+        click_visible(driver, f'nav#nav a[data-page="{page}"]')
         self.wait_state(driver, lambda d: d.execute_script(SHOWN_PAGE_JS), {"shown": [page], "current": [page]}.__eq__,
                         f"after following its link, {page} is not the one page shown")
 
@@ -377,7 +377,7 @@ class SignInTests(DashboardTest):
         self.assertTrue(language[0].lower().startswith("en"), f"html[lang] is {language[0]!r} for an English browser")
         self.assertNotEqual(language[1], "rtl")
 
-        wait_visible(driver, "#signout").click()
+        click_visible(driver, "#signout")
         wait_visible(driver, "#token-input")
         self.assertIsNone(visible(driver, "nav#nav"), "the nav is still shown after signing out")
         self.assertFalse(admin in self.stored(driver)["session"], "the token outlived signing out")
@@ -431,7 +431,7 @@ class SignInTests(DashboardTest):
         self.wait_whoami(driver, admin_id)
         self.assertTrue(poll(lambda: refused(token), 10, interval=0.25), "the service still takes the token")
 
-        wait_visible(driver, 'nav#nav a[data-page="rules"]').click()  # the rules page calls the API
+        click_visible(driver, 'nav#nav a[data-page="rules"]')  # the rules page calls the API
         wait(driver).until(lambda d: " ".join(texts(d, "#signin-error")).strip() and visible(d, "#signin-error"),
                            "#signin-error is not shown with a text once the token has expired")
         self.assertIsNone(visible(driver, "nav#nav"), "the nav is still shown with an expired token")
@@ -449,7 +449,7 @@ class QueueTests(DashboardTest):
         browser = self.open_browser()
         driver = browser.driver
         self.sign_in(browser, moderator)
-        wait_visible(driver, queue_item(message_id)).click()
+        click_visible(driver, queue_item(message_id))
         wait_visible(driver, f'{queue_item(message_id)}[aria-selected="true"]')
         detail = queue_detail(message_id)
         wait(driver).until(lambda d: text in " ".join(texts(d, f"{detail} .message-text")),
@@ -468,7 +468,7 @@ class QueueTests(DashboardTest):
 
         note = f"a watch ad, but allowed {self.tag}"
         wait_visible(driver, "#review-note").send_keys(note)
-        wait_visible(driver, "#dismiss-button").click()
+        click_visible(driver, "#dismiss-button")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(message_id)),
                            "the dismissed entry is still listed")
 
@@ -490,7 +490,7 @@ class QueueTests(DashboardTest):
         driver = browser.driver
         self.sign_in(browser, moderator)
         wait_visible(driver, queue_item(kept))
-        wait_visible(driver, queue_item(removed)).click()
+        click_visible(driver, queue_item(removed))
         wait_visible(driver, queue_detail(removed))
         press(driver, "r")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(removed)),
@@ -530,10 +530,10 @@ class QueueTests(DashboardTest):
         browser = self.open_browser()
         driver = browser.driver
         self.sign_in(browser, moderator)
-        wait_visible(driver, queue_item(message_id)).click()
+        click_visible(driver, queue_item(message_id))
         wait_visible(driver, queue_detail(message_id))
         fill(driver, "#ban-duration", "3600")
-        wait_visible(driver, "#ban-button").click()
+        click_visible(driver, "#ban-button")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, queue_item(message_id)),
                            "the entry is still listed after the ban")
         ban = poll(lambda: self.ban_of(moderator, author_id), API_CHANGE_SECONDS)
@@ -555,7 +555,7 @@ class RulesTests(DashboardTest):
         fill(driver, "#rule-pattern", pattern)
         fill(driver, "#rule-action", "bounce")
         fill(driver, "#rule-mode", "observe")
-        wait_visible(driver, "#rule-save").click()
+        click_visible(driver, "#rule-save")
         rule_id = self.wait_rule_row(driver, pattern, "after saving").get_attribute("data-rule-id")
         rule = self.api.get(admin, f"/v1/rules/{rule_id}")
         self.assertEqual((rule["kind"], rule["pattern"], rule["action"], rule["mode"]), ("word", pattern, "bounce", "observe"))
@@ -615,7 +615,7 @@ class RulesTests(DashboardTest):
         fill(driver, "#rule-kind", "word")
         fill(driver, "#rule-pattern", word)
         fill(driver, "#rule-action", "flag")
-        wait_visible(driver, "#rule-dry-run").click()
+        click_visible(driver, "#rule-dry-run")
 
         samples = "#dry-run-result .dry-run-sample"
         self.wait_state(driver, lambda d: texts(d, samples),
@@ -648,7 +648,7 @@ class RulesTests(DashboardTest):
         wait_visible(driver, "#import-file").send_keys(path)
         fill(driver, "#import-kind", "word")
         fill(driver, "#import-action", "flag")
-        wait_visible(driver, "#import-button").click()
+        click_visible(driver, "#import-button")
 
         progress = "const p = document.getElementById('import-progress'); return [p.value, p.max, !p.hidden];"
         self.wait_state(driver, lambda d: d.execute_script(progress), lambda state: state[2] and state[0] == state[1],
@@ -671,7 +671,7 @@ class RulesTests(DashboardTest):
         wait(driver).until(lambda d: visible(d, "#rule-pattern").get_attribute("value") == pattern,
                            "the form does not hold the rule after button.rule-edit")
         fill(driver, "#rule-action", "bounce")
-        wait_visible(driver, "#rule-save").click()
+        click_visible(driver, "#rule-save")
         changed = poll(lambda: (now := self.api.get(admin, f"/v1/rules/{rule['id']}"))["action"] == "bounce" and now,
                        API_CHANGE_SECONDS)
         self.assertTrue(changed, "saving the form did not change the rule's action")
@@ -894,7 +894,7 @@ class UsersTests(DashboardTest):
         shadow = wait_visible(driver, "#ban-shadow")
         if not shadow.is_selected():
             shadow.click()
-        wait_visible(driver, "#ban-submit").click()
+        click_visible(driver, "#ban-submit")
         row = f'#bans-list tr.ban-row[data-user-id="{target}"]'
         self.wait_state(driver, lambda d: " ".join(texts(d, f"{row} .ban-expiry")), lambda text: re.search(r"\d", text),
                         f"no {row} with a time in .ban-expiry")
@@ -903,13 +903,13 @@ class UsersTests(DashboardTest):
         self.assertTrue(ban["shadow"], f"the ban is not a shadow ban: {ban}")
         self.assert_expires_in(ban, 600)
 
-        wait_visible(driver, f"{row} button.unban").click()
+        click_visible(driver, f"{row} button.unban")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, row), f"{row} is still listed after button.unban")
         self.assertTrue(poll(lambda: self.ban_of(moderator, target) is None, API_CHANGE_SECONDS),
                         f"GET /v1/bans still lists {target} after button.unban")
 
         fill(driver, "#user-lookup", author_id)
-        wait_visible(driver, "#user-lookup-button").click()
+        click_visible(driver, "#user-lookup-button")
         self.wait_state(driver, lambda d: texts(d, "#user-detail .user-message"),
                         lambda shown: any(text in item for item in shown),
                         f"#user-detail has no .user-message with {text!r}")
@@ -940,7 +940,7 @@ class SettingsTests(DashboardTest):
         box = wait_visible(driver, f'#config-form input[name="{setting}"]')
         self.assertEqual(box.is_selected(), original, f"the {setting} checkbox does not show the setting")
         box.click()
-        wait_visible(driver, "#config-save").click()
+        click_visible(driver, "#config-save")
         changed = poll(lambda: self.api.get(admin, "/v1/config")[setting] is (not original), API_CHANGE_SECONDS)
         self.assertTrue(changed, f"{setting} is still {original} after #config-save")
         self.api.call("PATCH", "/v1/config", {setting: original}, admin)  # what the other tests expect
@@ -952,7 +952,7 @@ class SettingsTests(DashboardTest):
                         f"{row} does not show the German text {german['strings'][key]!r}")
         field = wait_visible(driver, f"{row} input")
         field.send_keys(override)
-        wait_visible(driver, "#translations-save").click()
+        click_visible(driver, "#translations-save")
         saved = poll(lambda: (answer := self.api.get(admin, "/v1/localization/de"))["strings"][key] == override
                      and key in answer["overridden"], API_CHANGE_SECONDS)
         self.assertTrue(saved, "GET /v1/localization/de does not have the override")
@@ -970,7 +970,7 @@ class SettingsTests(DashboardTest):
                         f"the override's field in {row} after saving")
         field = wait_visible(driver, f"{row} input")
         field.clear()
-        wait_visible(driver, "#translations-save").click()
+        click_visible(driver, "#translations-save")
         dropped = poll(lambda: key not in self.api.get(admin, "/v1/localization/de")["overridden"], API_CHANGE_SECONDS)
         self.assertTrue(dropped, "emptying the override and saving did not drop it")
         self.assertEqual(self.api.get(admin, "/v1/localization/de")["strings"][key], german["strings"][key])
@@ -1064,7 +1064,7 @@ class AppealsTests(DashboardTest):
         self.assertLess(ids.index(appeals[0]["id"]), ids.index(appeals[1]["id"]), "the appeals are not oldest first")
 
         first, second = appeals
-        wait_visible(driver, appeal_item(first["id"])).click()
+        click_visible(driver, appeal_item(first["id"]))
         wait_visible(driver, f'{appeal_item(first["id"])}[aria-selected="true"]')
         detail = appeal_detail(first["id"])
         self.wait_state(driver, lambda d: " ".join(texts(d, f"{detail} .appeal-reason")), lambda text: first["reason"] in text,
@@ -1109,7 +1109,7 @@ class AppealsTests(DashboardTest):
 
         # The decided ones, under their states.
         fill(driver, "#appeals-state", "overturned")
-        wait_visible(driver, appeal_item(first["id"])).click()
+        click_visible(driver, appeal_item(first["id"]))
         self.wait_state(driver, lambda d: " ".join(texts(d, f"{appeal_detail(first['id'])} .appeal-decision")),
                         lambda text: moderator_id in text and note in text, "the overturned appeal does not show who decided and the note")
         self.assertIsNone(visible(driver, "#overturn-button"), "a decided appeal can be decided again")
@@ -1132,7 +1132,7 @@ class AppealsTests(DashboardTest):
         self.wait_state(driver, lambda d: " ".join(texts(d, ban)), lambda text: f"flooding {self.tag}" in text,
                         "the detail does not show the ban's reason")
         self.assertTrue(re.search(r"\d", " ".join(texts(driver, f"{ban} .ban-expiry"))), "the ban's end is not shown")
-        wait_visible(driver, "#overturn-button").click()
+        click_visible(driver, "#overturn-button")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(appeal["id"])),
                            "the overturned ban appeal is still listed")
         self.assertTrue(poll(lambda: self.ban_of(moderator, banned_id) is None, API_CHANGE_SECONDS),
@@ -1157,7 +1157,7 @@ class AppealsTests(DashboardTest):
         box.click()
         fill(driver, "#strike-window-days", "30")
         self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "#strike-steps tr.strike-step")), 1)
-        wait_visible(driver, "#strike-step-add").click()
+        click_visible(driver, "#strike-step-add")
         rows = driver.find_elements(By.CSS_SELECTOR, "#strike-steps tr.strike-step")
         self.assertEqual(len(rows), 2, "#strike-step-add did not add a step")
         for row, (strikes, duration, unit) in zip(rows, (("2", "1", "86400"), ("3", None, ""))):
@@ -1172,7 +1172,7 @@ class AppealsTests(DashboardTest):
             else:
                 self.assertFalse(row.find_element(By.CSS_SELECTOR, "input.step-duration").is_enabled(),
                                  "a permanent step still asks for a length")
-        wait_visible(driver, "#strike-policy-save").click()
+        click_visible(driver, "#strike-policy-save")
         policy = {"window_days": 30, "steps": [{"strikes": 2, "ban_seconds": 86400}, {"strikes": 3, "ban_seconds": None}]}
         saved = poll(lambda: api.get(admin, "/v1/config").get("strike_policy") == policy, API_CHANGE_SECONDS)
         self.assertTrue(saved, f"GET /v1/config has {api.get(admin, '/v1/config').get('strike_policy')}, not {policy}")
@@ -1203,7 +1203,7 @@ class AppealsTests(DashboardTest):
         self.show_page(driver, "users")
         wait_visible(driver, f'#bans-list tr.ban-row[data-user-id="{author_id}"]')
         fill(driver, "#user-lookup", author_id)
-        wait_visible(driver, "#user-lookup-button").click()
+        click_visible(driver, "#user-lookup-button")
         self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#user-strike-count").get_attribute("data-active"),
                         "3".__eq__, "#user-strike-count[data-active] after three removals")
         self.assertIn("3", wait_visible(driver, "#user-strike-count").text)
@@ -1244,19 +1244,19 @@ class AppealsTests(DashboardTest):
 
         def look_up():
             fill(driver, "#user-lookup", author_id)
-            wait_visible(driver, "#user-lookup-button").click()
+            click_visible(driver, "#user-lookup-button")
         look_up()
         self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, count).get_attribute("data-active"), "2".__eq__,
                         f"{count}[data-active] after two removals")
 
         self.show_page(driver, "appeals")
-        wait_visible(driver, appeal_item(appeal["id"])).click()
+        click_visible(driver, appeal_item(appeal["id"]))
         detail = appeal_detail(appeal["id"])
         self.wait_state(driver, lambda d: " ".join(texts(d, f"{detail} .appeal-message .message-text")),
                         lambda text: "borderline joke 0" in text, "the detail does not show the removed message")
         self.wait_state(driver, lambda d: texts(d, f"{detail} .flag .flag-reason"), lambda shown: "harassment" in shown,
                         "the detail does not show the report on the message")
-        wait_visible(driver, "#overturn-button").click()
+        click_visible(driver, "#overturn-button")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, appeal_item(appeal["id"])),
                            "the overturned appeal is still listed")
         taken_back = poll(lambda: self.api.get(moderator, f"/v1/users/{author_id}/strikes")["active"] == 1, API_CHANGE_SECONDS)
