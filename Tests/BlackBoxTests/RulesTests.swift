@@ -83,8 +83,11 @@ import TestSupport
         }
     }
 
-    /// Every request here waits up to 60 s: the test starts beside every other suite's services on
-    /// a debug build, and compiles thousands of rules (a bound on the wait, not a timing test).
+    /// How long each request of the import test may wait: it starts beside every other suite's
+    /// services on a debug build, and compiles thousands of rules (a bound on the wait, not a
+    /// timing test).
+    static let importWait = Duration.seconds(60)
+
     @Test func importsAreAllOrNothingAndListsPage() async throws {
         try await blocking {
             let directory = try TemporaryDirectory()
@@ -95,14 +98,14 @@ import TestSupport
             let text = ["# a comment", ""] + (0..<1000).map { "badword\($0)" }
             let imported = try client.request("POST", "/v1/rules/import?kind=word&action=bounce_flag",
                                               headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
-                                              body: text.joined(separator: "\n"), timeout: .seconds(60))
+                                              body: text.joined(separator: "\n"), timeout: Self.importWait)
             #expect(imported.status == 201)
             #expect(imported.json?["imported"] as? Int == 1000)
-            #expect(try Self.check(client, tokens.moderator, "you BADWORD999", timeout: .seconds(60))["action"] as? String == "bounce_flag")
+            #expect(try Self.check(client, tokens.moderator, "you BADWORD999", timeout: Self.importWait)["action"] as? String == "bounce_flag")
 
             let refused = try client.request("POST", "/v1/rules/import?kind=regex&action=flag",
                                              headers: ["Authorization": "Bearer \(tokens.admin)", "Content-Type": "text/plain"],
-                                             body: "fine\\d+\n(x)\\1\nalso fine\n(?<=y)z\n", timeout: .seconds(60))
+                                             body: "fine\\d+\n(x)\\1\nalso fine\n(?<=y)z\n", timeout: Self.importWait)
             #expect(refused.status == 422)
             #expect(refused.json?["code"] as? String == "import_refused")
             let errors = try #require(refused.json?["errors"] as? [[String: Any]])
@@ -116,13 +119,13 @@ import TestSupport
             let body = #"{"rules":["# + many.joined(separator: ",") + "]}"
             #expect(body.utf8.count > 1024 * 1024)
             // 5,000 rules, and 6,000 compiled before the answer, by a debug build beside the other suites.
-            let large = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin), body: body, timeout: .seconds(60))
+            let large = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin), body: body, timeout: Self.importWait)
             #expect(large.status == 201)
             // The requests after it wait as long: the debug build may still be writing the compiled
             // set out beside the other suites (a wait bounded generously, not a timing test).
             let badJSON = try client.request("POST", "/v1/rules/import", headers: Self.json(tokens.admin),
                                              body: #"{"rules":[{"kind":"word","pattern":"ok","action":"flag"},{"kind":"word","pattern":"***","action":"flag"}]}"#,
-                                             timeout: .seconds(60))
+                                             timeout: Self.importWait)
             #expect(badJSON.status == 422)
             #expect((badJSON.json?["errors"] as? [[String: Any]])?.first?["index"] as? Int == 1)
 
@@ -131,7 +134,7 @@ import TestSupport
             var cursor: String?
             repeat {
                 let path = "/v1/rules?kind=word&limit=200" + (cursor.map { "&cursor=\($0)" } ?? "")
-                let page = try client.request("GET", path, headers: Self.json(tokens.moderator), timeout: .seconds(60))
+                let page = try client.request("GET", path, headers: Self.json(tokens.moderator), timeout: Self.importWait)
                 #expect(page.status == 200)
                 seen += (page.json?["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
                 cursor = page.json?["next_cursor"] as? String
@@ -139,9 +142,9 @@ import TestSupport
             #expect(seen.count == 6_000)
             #expect(Set(seen).count == 6_000)
             #expect(seen == seen.sorted())
-            let searched = try client.request("GET", "/v1/rules?q=number%204999", headers: Self.json(tokens.moderator), timeout: .seconds(60))
+            let searched = try client.request("GET", "/v1/rules?q=number%204999", headers: Self.json(tokens.moderator), timeout: Self.importWait)
             #expect((searched.json?["rules"] as? [[String: Any]])?.count == 1)
-            let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator), timeout: .seconds(60))
+            let flags = try client.request("GET", "/v1/rules?action=bounce_flag&limit=5", headers: Self.json(tokens.moderator), timeout: Self.importWait)
             #expect((flags.json?["rules"] as? [[String: Any]])?.count == 5)
         }
     }
