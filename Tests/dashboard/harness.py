@@ -381,14 +381,28 @@ def visible(driver, css):
     return None
 
 
+def reading(driver, read, timeout=10):
+    """READ(driver), read again when an element it touched was replaced meanwhile: what a live page
+    shows is read in one go, never half from the list it replaced."""
+    return wait(driver, timeout).until(lambda d: (read(d),), f"the page kept redrawing for {timeout}s")[0]
+
+
 def texts(driver, css):
     """The text of each element matching CSS."""
     from selenium.webdriver.common.by import By
-    return [element.text for element in driver.find_elements(By.CSS_SELECTOR, css)]
+    return reading(driver, lambda d: [element.text for element in d.find_elements(By.CSS_SELECTOR, css)])
 
 
 def wait_visible(driver, css, timeout=10):
     return wait(driver, timeout).until(lambda d: visible(d, css), f"nothing visible matches {css} within {timeout}s")
+
+
+def visible_text(driver, css, timeout=10):
+    """The text of the first visible element matching CSS, found again if the page redrew it."""
+    def read(d):
+        element = visible(d, css)
+        return None if element is None else (element.text,)
+    return wait(driver, timeout).until(read, f"nothing visible matches {css} within {timeout}s")[0]
 
 
 def click_visible(driver, css, timeout=10):

@@ -26,8 +26,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select
 
-from harness import (PAGES, PHONE, Api, ApiError, Bouncer, click_visible, open_dashboard, poll, sign_in, submit_token, texts,
-                     visible, wait, wait_visible)
+from harness import (PAGES, PHONE, Api, ApiError, Bouncer, click_visible, open_dashboard, poll, reading, sign_in, submit_token,
+                     texts, visible, visible_text, wait, wait_visible)
 
 LIVE_REPORT_SECONDS = 5  # how long a new report may take to reach an open queue
 STATS_SECONDS = 6        # rule statistics are flushed about once a second; a reload each time
@@ -556,7 +556,7 @@ class RulesTests(DashboardTest):
         fill(driver, "#rule-action", "bounce")
         fill(driver, "#rule-mode", "observe")
         click_visible(driver, "#rule-save")
-        rule_id = self.wait_rule_row(driver, pattern, "after saving").get_attribute("data-rule-id")
+        rule_id = reading(driver, lambda d: self.wait_rule_row(d, pattern, "after saving").get_attribute("data-rule-id"))
         rule = self.api.get(admin, f"/v1/rules/{rule_id}")
         self.assertEqual((rule["kind"], rule["pattern"], rule["action"], rule["mode"]), ("word", pattern, "bounce", "observe"))
 
@@ -592,8 +592,8 @@ class RulesTests(DashboardTest):
         field.send_keys(f"please {pattern} now")
         wait(driver).until(lambda d: pattern in [mark.strip().lower() for mark in texts(d, "#check-result mark")],
                            f"#check-result marks no {pattern!r}")
-        self.assertIn("please", wait_visible(driver, "#check-result").text, "the checked text is not shown around the mark")
-        self.assertIn("bounce", wait_visible(driver, "#check-action").text.lower())
+        self.assertIn("please", visible_text(driver, "#check-result"), "the checked text is not shown around the mark")
+        self.assertIn("bounce", visible_text(driver, "#check-action").lower())
 
         field.clear()
         field.send_keys("nothing to see here")
@@ -621,9 +621,10 @@ class RulesTests(DashboardTest):
         self.wait_state(driver, lambda d: texts(d, samples),
                         lambda shown: all(any(text in sample for sample in shown) for text in sent),
                         f"#dry-run-result does not show the {len(sent)} messages with {word!r} as .dry-run-sample items")
-        for sample in driver.find_elements(By.CSS_SELECTOR, samples):
-            marks = [mark.text.strip().lower() for mark in sample.find_elements(By.CSS_SELECTOR, "mark")]
-            self.assertEqual(marks, [word], f"the sample {sample.text!r} does not mark {word!r} alone")
+        shown = reading(driver, lambda d: [(sample.text, [mark.text.strip().lower() for mark in sample.find_elements(By.CSS_SELECTOR, "mark")])
+                                           for sample in d.find_elements(By.CSS_SELECTOR, samples)])
+        for sample_text, marks in shown:
+            self.assertEqual(marks, [word], f"the sample {sample_text!r} does not mark {word!r} alone")
         self.assertEqual(self.api.get(admin, f"/v1/rules?q={word}")["rules"], [], "the dry run created a rule")
 
     def test_import_word_list_reports_progress_and_count(self):
@@ -1060,7 +1061,8 @@ class AppealsTests(DashboardTest):
             wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
                                                     f"appeal {index} did not appear within {LIVE_REPORT_SECONDS}s")
         self.assertTrue(driver.execute_script("return window.bouncerTestNoReload === true;"), "the page was reloaded")
-        ids = [item.get_attribute("data-appeal-id") for item in driver.find_elements(By.CSS_SELECTOR, "#appeals-list li.appeal-item")]
+        ids = reading(driver, lambda d: [item.get_attribute("data-appeal-id")
+                                         for item in d.find_elements(By.CSS_SELECTOR, "#appeals-list li.appeal-item")])
         self.assertLess(ids.index(appeals[0]["id"]), ids.index(appeals[1]["id"]), "the appeals are not oldest first")
 
         first, second = appeals
@@ -1077,7 +1079,7 @@ class AppealsTests(DashboardTest):
         self.wait_state(driver, lambda d: [rule_item.get_attribute("data-rule-id")
                                            for rule_item in d.find_elements(By.CSS_SELECTOR, f"{detail} li.appeal-rule")],
                         lambda shown: rule["id"] in shown, "the detail does not name the rule that removed the message")
-        self.assertIn(author_id, wait_visible(driver, detail).text, "the detail does not say who appealed")
+        self.assertIn(author_id, visible_text(driver, detail), "the detail does not say who appealed")
         self.screenshot(browser, "appeals-open")
 
         note = f"a pet's name, not abuse {self.tag}"
@@ -1124,10 +1126,10 @@ class AppealsTests(DashboardTest):
         self.open_appeals(browser, moderator)
         appeal = self.api.call("POST", "/v1/me/ban/appeal", {"reason": f"it was my cat on the keyboard {self.tag}"}, banned)
         self.assertEqual((appeal["target_type"], appeal["target_id"]), ("ban", banned_id))
-        item = wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
-                                                       f"the ban appeal did not appear within {LIVE_REPORT_SECONDS}s")
-        self.assertEqual(item.get_attribute("data-target-type"), "ban")
-        item.click()
+        wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
+                                                f"the ban appeal did not appear within {LIVE_REPORT_SECONDS}s")
+        self.assertEqual(reading(driver, lambda d: visible(d, appeal_item(appeal["id"])).get_attribute("data-target-type")), "ban")
+        click_visible(driver, appeal_item(appeal["id"]))
         ban = f'{appeal_detail(appeal["id"])} .appeal-ban[data-user-id="{banned_id}"]'
         self.wait_state(driver, lambda d: " ".join(texts(d, ban)), lambda text: f"flooding {self.tag}" in text,
                         "the detail does not show the ban's reason")
@@ -1206,9 +1208,10 @@ class AppealsTests(DashboardTest):
         click_visible(driver, "#user-lookup-button")
         self.wait_state(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#user-strike-count").get_attribute("data-active"),
                         "3".__eq__, "#user-strike-count[data-active] after three removals")
-        self.assertIn("3", wait_visible(driver, "#user-strike-count").text)
-        strikes = driver.find_elements(By.CSS_SELECTOR, "#user-strikes .strike")
-        self.assertEqual(sorted(strike.get_attribute("data-reason") for strike in strikes), ["message_removed"] * 3)
+        self.assertIn("3", visible_text(driver, "#user-strike-count"))
+        reasons = reading(driver, lambda d: sorted(strike.get_attribute("data-reason")
+                                                   for strike in d.find_elements(By.CSS_SELECTOR, "#user-strikes .strike")))
+        self.assertEqual(reasons, ["message_removed"] * 3)
         shown = " ".join(texts(driver, "#user-strikes .strike .strike-message"))
         for message_id in removed:
             self.assertIn(message_id, shown, "a strike does not name its message")
