@@ -397,24 +397,23 @@ def wait_visible(driver, css, timeout=10):
     return wait(driver, timeout).until(lambda d: visible(d, css), f"nothing visible matches {css} within {timeout}s")
 
 
-def visible_text(driver, css, timeout=10):
-    """The text of the first visible element matching CSS, found again if the page redrew it."""
-    def read(d):
+def on_visible(driver, css, act, timeout=10):
+    """ACT(element) on the first visible element matching CSS, and its result; found again and
+    acted on again if the page redrew it meanwhile (a live list replaces its items as events come in)."""
+    def attempt(d):
         element = visible(d, css)
-        return None if element is None else (element.text,)
-    return wait(driver, timeout).until(read, f"nothing visible matches {css} within {timeout}s")[0]
+        return None if element is None else (act(element),)
+    return wait(driver, timeout).until(attempt, f"nothing visible matches {css} within {timeout}s")[0]
+
+
+def visible_text(driver, css, timeout=10):
+    """The text of the first visible element matching CSS."""
+    return on_visible(driver, css, lambda element: element.text, timeout)
 
 
 def click_visible(driver, css, timeout=10):
-    """Clicks the first visible element matching CSS, found again if the page redrew it between
-    finding and clicking (a live list replaces its items as events come in)."""
-    def click(d):
-        element = visible(d, css)
-        if element is None:
-            return False
-        element.click()
-        return True
-    wait(driver, timeout).until(click, f"nothing visible matches {css} to click within {timeout}s")
+    """Clicks the first visible element matching CSS."""
+    on_visible(driver, css, lambda element: element.click(), timeout)
 
 
 def open_dashboard(driver, base_url, page="queue"):

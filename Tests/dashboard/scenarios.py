@@ -26,8 +26,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select
 
-from harness import (PAGES, PHONE, Api, ApiError, Bouncer, click_visible, open_dashboard, poll, reading, sign_in, submit_token,
-                     texts, visible, visible_text, wait, wait_visible)
+from harness import (PAGES, PHONE, Api, ApiError, Bouncer, click_visible, on_visible, open_dashboard, poll, reading, sign_in,
+                     submit_token, texts, visible, visible_text, wait, wait_visible)
 
 LIVE_REPORT_SECONDS = 5  # how long a new report may take to reach an open queue
 STATS_SECONDS = 6        # rule statistics are flushed about once a second; a reload each time
@@ -1128,7 +1128,7 @@ class AppealsTests(DashboardTest):
         self.assertEqual((appeal["target_type"], appeal["target_id"]), ("ban", banned_id))
         wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])),
                                                 f"the ban appeal did not appear within {LIVE_REPORT_SECONDS}s")
-        self.assertEqual(reading(driver, lambda d: visible(d, appeal_item(appeal["id"])).get_attribute("data-target-type")), "ban")
+        self.assertEqual(on_visible(driver, appeal_item(appeal["id"]), lambda item: item.get_attribute("data-target-type")), "ban")
         click_visible(driver, appeal_item(appeal["id"]))
         ban = f'{appeal_detail(appeal["id"])} .appeal-ban[data-user-id="{banned_id}"]'
         self.wait_state(driver, lambda d: " ".join(texts(d, ban)), lambda text: f"flooding {self.tag}" in text,
