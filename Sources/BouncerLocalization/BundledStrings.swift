@@ -17,12 +17,12 @@ public enum BundledStrings {
     static let aliases: [String: String] = ["zh": "zh-Hans"]
 
     private static let files: [String: [UInt8]] = [
-        "en": PackageResources.en_strings, "de": PackageResources.de_strings, "es": PackageResources.es_strings,
-        "fr": PackageResources.fr_strings, "it": PackageResources.it_strings, "pt": PackageResources.pt_strings,
-        "pt-BR": PackageResources.pt_BR_strings, "nl": PackageResources.nl_strings, "ja": PackageResources.ja_strings,
-        "ko": PackageResources.ko_strings, "zh-Hans": PackageResources.zh_Hans_strings, "ru": PackageResources.ru_strings,
-        "tr": PackageResources.tr_strings, "ar": PackageResources.ar_strings, "he": PackageResources.he_strings,
-        "pl": PackageResources.pl_strings, "sv": PackageResources.sv_strings,
+        "en": EmbeddedFiles.en_strings, "de": EmbeddedFiles.de_strings, "es": EmbeddedFiles.es_strings,
+        "fr": EmbeddedFiles.fr_strings, "it": EmbeddedFiles.it_strings, "pt": EmbeddedFiles.pt_strings,
+        "pt-BR": EmbeddedFiles.pt_BR_strings, "nl": EmbeddedFiles.nl_strings, "ja": EmbeddedFiles.ja_strings,
+        "ko": EmbeddedFiles.ko_strings, "zh-Hans": EmbeddedFiles.zh_Hans_strings, "ru": EmbeddedFiles.ru_strings,
+        "tr": EmbeddedFiles.tr_strings, "ar": EmbeddedFiles.ar_strings, "he": EmbeddedFiles.he_strings,
+        "pl": EmbeddedFiles.pl_strings, "sv": EmbeddedFiles.sv_strings,
     ]
 }
 

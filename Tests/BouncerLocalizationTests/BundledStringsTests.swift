@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test func eachBundledFileParsesWithEveryKeyOnce() throws {
-        let files = [PackageResources.en_strings, PackageResources.de_strings, PackageResources.ar_strings, PackageResources.zh_Hans_strings,
-                     PackageResources.pt_BR_strings]
+        let files = [EmbeddedFiles.en_strings, EmbeddedFiles.de_strings, EmbeddedFiles.ar_strings, EmbeddedFiles.zh_Hans_strings,
+                     EmbeddedFiles.pt_BR_strings]
         for bytes in files {
             let pairs = try StringsFile.parse(bytes)
             #expect(pairs.count == BundledStrings.en.count)

@@ -21,18 +21,18 @@ struct DashboardRoutes: Sendable {
     }
 
     private static let assets: [String: Asset] = [
-        "dashboard.css": Asset(bytes: PackageResources.dashboard_css, contentType: "text/css; charset=utf-8"),
-        "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
-        "api.js": Asset(bytes: PackageResources.api_js, contentType: "text/javascript; charset=utf-8"),
-        "ui.js": Asset(bytes: PackageResources.ui_js, contentType: "text/javascript; charset=utf-8"),
-        "queue.js": Asset(bytes: PackageResources.queue_js, contentType: "text/javascript; charset=utf-8"),
-        "appeals.js": Asset(bytes: PackageResources.appeals_js, contentType: "text/javascript; charset=utf-8"),
-        "rules.js": Asset(bytes: PackageResources.rules_js, contentType: "text/javascript; charset=utf-8"),
-        "activity.js": Asset(bytes: PackageResources.activity_js, contentType: "text/javascript; charset=utf-8"),
-        "users.js": Asset(bytes: PackageResources.users_js, contentType: "text/javascript; charset=utf-8"),
-        "settings.js": Asset(bytes: PackageResources.settings_js, contentType: "text/javascript; charset=utf-8"),
+        "dashboard.css": Asset(bytes: EmbeddedFiles.dashboard_css, contentType: "text/css; charset=utf-8"),
+        "app.js": Asset(bytes: EmbeddedFiles.app_js, contentType: "text/javascript; charset=utf-8"),
+        "api.js": Asset(bytes: EmbeddedFiles.api_js, contentType: "text/javascript; charset=utf-8"),
+        "ui.js": Asset(bytes: EmbeddedFiles.ui_js, contentType: "text/javascript; charset=utf-8"),
+        "queue.js": Asset(bytes: EmbeddedFiles.queue_js, contentType: "text/javascript; charset=utf-8"),
+        "appeals.js": Asset(bytes: EmbeddedFiles.appeals_js, contentType: "text/javascript; charset=utf-8"),
+        "rules.js": Asset(bytes: EmbeddedFiles.rules_js, contentType: "text/javascript; charset=utf-8"),
+        "activity.js": Asset(bytes: EmbeddedFiles.activity_js, contentType: "text/javascript; charset=utf-8"),
+        "users.js": Asset(bytes: EmbeddedFiles.users_js, contentType: "text/javascript; charset=utf-8"),
+        "settings.js": Asset(bytes: EmbeddedFiles.settings_js, contentType: "text/javascript; charset=utf-8"),
     ]
-    private static let page = String(decoding: PackageResources.index_html, as: UTF8.self)
+    private static let page = String(decoding: EmbeddedFiles.index_html, as: UTF8.self)
 
     /// The dashboard's own texts: the catalogs' keys that start so.
     static let textKeys = BundledStrings.keys.filter { $0.hasPrefix("dashboard.") }

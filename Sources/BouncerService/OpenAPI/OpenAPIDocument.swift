@@ -2,6 +2,6 @@
 /// in the binary. A test checks it against the routes the service declares: no route
 /// undocumented, no documented route missing, each with its role.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = PackageResources.openapi_json
+    static let bytes: [UInt8] = EmbeddedFiles.openapi_json
     static var json: String { String(decoding: bytes, as: UTF8.self) }
 }
