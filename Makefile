@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
-TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium tmux
+TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium tmux gdb
 BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
@@ -65,10 +65,17 @@ run: release
 # The black-box suites run a third time with each service three instances on one PostgreSQL
 # database, called in turn.
 define unit-tests
-	$(1) --filter HTTPServerTests
-	$(1) --skip 'HTTPServerTests|ExclusiveCoresTests|BlackBoxTests|BouncerKitTests'
-	$(1) --filter ExclusiveCoresTests
+	$(LIMITED) $(1) --filter HTTPServerTests
+	$(LIMITED) $(1) --skip 'HTTPServerTests|ExclusiveCoresTests|BlackBoxTests|BouncerKitTests'
+	$(LIMITED) $(1) --filter ExclusiveCoresTests
 endef
+
+# Every test step runs with a time limit (scripts/time-limit.sh), some times what the slowest
+# takes: a step that hangs fails within it and prints what it was doing (its processes, the
+# tests that had not ended and where the test runner's threads were), where it would otherwise
+# hold the run to CI's own limit with nothing to show. Builds have none.
+STEP_LIMIT ?= 900
+LIMITED = scripts/time-limit.sh $(STEP_LIMIT) env
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
@@ -79,26 +86,26 @@ test-steps:
 	$(SWIFT) build --build-tests
 	scripts/json-test-suite.sh >/dev/null
 	$(call unit-tests,BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build)
-	$(SWIFT) test --skip-build --filter BlackBoxTests
-	$(SWIFT) test --skip-build --filter BouncerKitTests
-	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter RouteTests
-	BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_ALONE=1 $(SWIFT) test --skip-build --filter DatabaseOutageTests
-	BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh sh -c '$(SWIFT) test --skip-build --filter RouteTests && $(SWIFT) test --skip-build --filter BlackBoxTests'
-	python3 Tests/failover/run.py --binary .build/debug/bouncer
-	python3 Tests/stores/run.py --binary .build/debug/bouncer
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter RouteTests
-	BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter BlackBoxTests
-	python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
-	python3 Tests/dashboard/run.py --binary .build/debug/bouncer
-	python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat
+	$(LIMITED) $(SWIFT) test --skip-build --filter BlackBoxTests
+	$(LIMITED) $(SWIFT) test --skip-build --filter BouncerKitTests
+	$(LIMITED) BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter RouteTests
+	$(LIMITED) BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
+	$(LIMITED) BOUNCER_TEST_STORE=postgres BOUNCER_TEST_ALONE=1 $(SWIFT) test --skip-build --filter DatabaseOutageTests
+	$(LIMITED) BOUNCER_TEST_STORE=postgres scripts/with-pgbouncer.sh sh -c '$(SWIFT) test --skip-build --filter RouteTests && $(SWIFT) test --skip-build --filter BlackBoxTests'
+	$(LIMITED) python3 Tests/failover/run.py --binary .build/debug/bouncer
+	$(LIMITED) python3 Tests/stores/run.py --binary .build/debug/bouncer
+	$(LIMITED) BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter RouteTests
+	$(LIMITED) BOUNCER_TEST_STORE=postgres BOUNCER_TEST_INSTANCES=3 $(SWIFT) test --skip-build --no-parallel --filter BlackBoxTests
+	$(LIMITED) python3 Tests/abuse/run.py --profile short --binary .build/debug/bouncer
+	$(LIMITED) python3 Tests/dashboard/run.py --binary .build/debug/bouncer
+	$(LIMITED) python3 Tests/chat/run.py --binary .build/debug/bouncer --chat .build/debug/bouncer-chat
 	scripts/integrations-venv.sh >/dev/null
-	$$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
-	python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
-	BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
+	$(LIMITED) $$(scripts/integrations-venv.sh) Tests/integrations/run.py --binary .build/debug/bouncer
+	$(LIMITED) python3 scripts/compare-filters.py --only bouncer --check --binary .build/debug/bouncer
+	$(LIMITED) BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	scripts/openapi-client-venv.sh >/dev/null
-	$$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
-	FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
+	$(LIMITED) $$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
+	$(LIMITED) FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
 	$(MAKE) --no-print-directory sanitize-short-steps
 
 # The abuse tests (Tests/abuse) at full size, on the release build: 50 SIGKILLs, 10,000 idle
@@ -148,6 +155,8 @@ fuzz: deps
 # (BOUNCER_TEST_TIME_SCALE), as everything runs several times slower.
 SANITIZER_LOGS := $(CURDIR)/.build/sanitizer-logs
 SANITIZED_TEST = BOUNCER_TEST_TIME_SCALE=4 $(SWIFT) test --skip-build
+# The black-box and abuse tests take several times as long under a sanitizer, and so may their steps.
+LIMITED_SANITIZED = scripts/time-limit.sh $$(( $(STEP_LIMIT) * 4 )) env
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:log_path=$(SANITIZER_LOGS)/asan
 TSAN_ENV = TSAN_OPTIONS=log_path=$(SANITIZER_LOGS)/tsan
 CHECK_SANITIZER_LOGS = if ls $(SANITIZER_LOGS)/* >/dev/null 2>&1; then head -50 $(SANITIZER_LOGS)/*; \
@@ -164,12 +173,12 @@ test-sanitize-steps:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(call unit-tests,$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan)
-	$(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter 'BlackBoxTests|BouncerKitTests'
-	$(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
+	$(LIMITED_SANITIZED) $(ASAN_ENV) $(SANITIZED_TEST) --sanitize=address --scratch-path .build/asan --filter 'BlackBoxTests|BouncerKitTests'
+	$(LIMITED_SANITIZED) $(ASAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/asan/debug/bouncer
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(call unit-tests,$(TSAN_ENV) $(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan)
-	$(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter 'BlackBoxTests|BouncerKitTests'
-	$(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
+	$(LIMITED_SANITIZED) $(TSAN_ENV) BOUNCER_BINARY=$(CURDIR)/.build/tsan/debug/bouncer $(SANITIZED_TEST) --filter 'BlackBoxTests|BouncerKitTests'
+	$(LIMITED_SANITIZED) $(TSAN_ENV) $(ABUSE_UNDER_SANITIZER) --binary .build/tsan/debug/bouncer
 	@$(CHECK_SANITIZER_LOGS)
 
 # What `make test` runs of the above: the in-process tests under each sanitizer.
