@@ -7,15 +7,25 @@
 # then, last (a CI log may keep only its end), the Swift tests that started and had not ended and
 # where the runner's threads were in the tests' code; it ends the session and exits 124.
 # Otherwise it exits with the command's status.
+# Swift Testing's line for each test that starts or passes stays out of what it prints (kept for
+# the report): a run has thousands, and a CI log that keeps only so much would lose the rest to
+# them. Failures, suites' results and each run's summary are printed.
 set -uo pipefail
 limit=$1
 shift
 [[ $limit =~ ^[0-9]+$ ]] || { echo "time-limit: SECONDS must be a whole number, not '$limit'" >&2; exit 2; }
 
+quieter() {   # the output less each "◇ ... started." and "✔ Test ... passed" (an argument may span lines)
+  awk 'within { if (/ (started|seconds)\.$/) within = 0; next }
+       /^◇ Test run / || /^✔ Test run / { print; fflush(); next }
+       /^◇ (Test|Suite) / || /^✔ Test / { if (!/ (started|seconds)\.$/) within = 1; next }
+       { print; fflush() }'
+}
+
 # A session of its own: the step and whatever it starts (services, databases, browsers) can be
 # found and ended as one, even those whose parent has gone.
 output=$(mktemp "${TMPDIR:-/tmp}/time-limit.XXXXXX")
-setsid "$@" > >(tee "$output") 2>&1 &
+setsid "$@" > >(tee "$output" | quieter) 2>&1 &
 step=$!
 end_session() {   # every process of the session: Foundation starts each child in a group of its own
   pkill -TERM -s "$step" 2>/dev/null
@@ -87,7 +97,7 @@ status=$?
 kill -TERM "$watcher" 2>/dev/null
 wait "$watcher"
 fired=$?
-wait   # for the last process substitution too: tee, until it has passed on the step's last output
+wait   # for the last process substitution too, until it has passed on the step's last output
 rm -f "$output" "$output".*
 [ $fired -eq 124 ] && exit 124
 exit "$status"

@@ -41,6 +41,7 @@ struct SharedDatabaseTests {
         }
 
         /// Waits, for at most `limit`, until `condition` holds on `instance`; returns how long it took.
+        @discardableResult
         func until(_ instance: Int, within limit: Duration = .seconds(1), _ condition: () throws -> Bool) throws -> Duration {
             let started = ContinuousClock.now
             while try !condition() {
