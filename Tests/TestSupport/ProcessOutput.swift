@@ -1,14 +1,45 @@
 import Foundation
 
+/// A command the tests ran did not end within its time; it was killed.
+public struct ProcessTimedOut: Error, CustomStringConvertible {
+    public var command: String
+    public var timeout: Duration
+    public var output: String
+    public var description: String { "\(command) did not end within \(timeout) and was killed; its output: \(output)" }
+}
+
 extension Process {
     /// Runs the process to its end; returns its exit status and its output and errors together.
-    public func runCapturingOutput() throws -> (status: Int32, output: String) {
+    /// A command that has not ended within `timeout` (scaled, as every wait of the tests) is
+    /// killed and the test fails with what it printed, rather than waiting on it forever.
+    public func runCapturingOutput(timeout: Duration = .seconds(120)) throws -> (status: Int32, output: String) {
         let pipe = Pipe()
         standardOutput = pipe
         standardError = pipe
         try run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        return (waitForEnd(), String(decoding: data, as: UTF8.self))
+        let limit = TestTiming.scaled(timeout)
+        let deadline = ContinuousClock.now + limit
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var entry = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        reading: while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                kill(processIdentifier, SIGKILL)
+                _ = waitForEnd()
+                let command = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? [])).joined(separator: " ")
+                throw ProcessTimedOut(command: command, timeout: limit, output: String(decoding: output, as: UTF8.self))
+            }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }   // the time is up, or EINTR
+            let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+            switch count {
+            case 0: break reading
+            case 1...: output.append(contentsOf: chunk[0..<count])
+            default: if errno != EINTR && errno != EAGAIN { break reading }
+            }
+        }
+        return (waitForEnd(), String(decoding: output, as: UTF8.self))
     }
 
     /// Waits for the child to end and returns its exit status (128 + the signal that ended it).
