@@ -62,16 +62,18 @@ test_frames() {   # each thread of a gdb dump as the frames of its stack in the 
 }
 
 report() {
+  local runners
+  runners=$(ps -s "$step" -o pid=,args= | awk '$2 ~ /\.xctest$/ {print $1}')
   echo "time-limit: still running after ${limit} s: $*"
   echo "time-limit: its processes:"
   ps -s "$step" -o pid,ppid,etimes,stat,args --forest
-  for pid in $(ps -s "$step" -o pid=,args= | awk '$2 ~ /\.xctest$/ {print $1}'); do
+  for pid in $runners; do
     echo "time-limit: the threads of test runner $pid:"
     stacks "$pid" | tee "$output.$pid"
   done
   echo "time-limit: the tests that started and had not ended:"
   unfinished_tests
-  for pid in $(ps -s "$step" -o pid=,args= | awk '$2 ~ /\.xctest$/ {print $1}'); do
+  for pid in $runners; do
     echo "time-limit: test runner $pid's threads in the tests' code (innermost frame first):"
     test_frames "$output.$pid"
   done

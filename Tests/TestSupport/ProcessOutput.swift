@@ -23,15 +23,14 @@ extension Process {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var entry = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
         reading: while true {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else {
+            let remaining = deadline - .now
+            guard remaining > .zero else {
                 kill(processIdentifier, SIGKILL)
                 _ = waitForEnd()
                 let command = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? [])).joined(separator: " ")
                 throw ProcessTimedOut(command: command, timeout: limit, output: String(decoding: output, as: UTF8.self))
             }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            guard poll(&entry, 1, milliseconds) > 0 else { continue }   // the time is up, or EINTR
+            guard poll(&entry, 1, Int32(max(1, remaining / .milliseconds(1)))) > 0 else { continue }   // the time is up, or EINTR
             let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
             switch count {
             case 0: break reading
