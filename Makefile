@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libvectorscan-dev libpq-dev libcurl4-openssl-dev pkg-config
 TEST_PACKAGES := python3 python3-venv curl sqlite3 postgresql pgbouncer pg-auto-failover-cli postgresql-15-auto-failover chromium chromium-driver python3-selenium tmux gdb
-BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf
+BENCH_PACKAGES := wrk nginx-light curl postgresql pgbouncer chromium chromium-driver python3-selenium linux-perf heaptrack
 
 .PHONY: run test test-steps api-test soak fuzz test-sanitize test-sanitize-steps sanitize-short sanitize-short-steps build release bench deps clean docker-smoke help
 
@@ -128,6 +128,7 @@ bench: release
 	.build/release/RulesBenchmark
 	scripts/bench-send.sh
 	scripts/profile-send.sh
+	scripts/count-send-allocations.sh
 	scripts/bench-send-postgres.sh
 	scripts/bench-webhooks.sh
 	scripts/bench-rate-rules.sh

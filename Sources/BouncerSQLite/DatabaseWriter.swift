@@ -26,17 +26,9 @@ public final class DatabaseWriter: Sendable {
         public var error: DatabaseError?
     }
 
-    private struct WorkItem: Sendable {
-        /// Runs the write inside its savepoint and keeps its result until the commit is known;
-        /// returns the write's database error, if it met one.
-        let run: @Sendable (Database) -> DatabaseError?
-        /// Resumes the caller: with the write's own result, or with the commit's error.
-        let finish: @Sendable (DatabaseError?) -> Void
-    }
-
     private let connection: UncheckedBox<Database>
     private let dispatchQueue: DispatchQueue
-    private let pending = PendingWrites<WorkItem>()
+    private let pending = PendingWrites<any GroupWrite>()
     private let maxBatchSize: Int
     private let onBatch: @Sendable (BatchReport) -> Void
     /// Only touched on the writer's queue.
@@ -75,23 +67,14 @@ public final class DatabaseWriter: Sendable {
     /// most common write saves the two statements a savepoint costs.
     public func write<T: Sendable>(oneStatement: Bool = false, _ work: @escaping @Sendable (Database) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let result = UncheckedBox<Result<T, any Error>?>(nil, confinedTo: dispatchQueue)
-        let item = WorkItem(
-            run: { database in
-                let outcome = Result { oneStatement ? try work(database) : try database.inSavepoint(work) }
-                result.value = outcome
-                guard case .failure(let error) = outcome else { return nil }
-                return error as? DatabaseError
-            },
-            finish: { commitError in
-                if let commitError {
-                    completion(.failure(commitError))
-                } else {
-                    completion(result.value ?? .failure(StoreError.closed))
-                }
-            })
-        let accepted = pending.add(item) { dispatchQueue.async { self.drain() } }
-        if !accepted { completion(.failure(StoreError.closed)) }
+        enqueue(ClosureWrite(oneStatement: oneStatement, work: work, completion: completion))
+    }
+
+    /// Queues `write` for the next group: run there, then finished once the group's commit is
+    /// known (on the writer's queue), or finished at once with `StoreError.closed` after `close`.
+    func enqueue(_ write: any GroupWrite) {
+        let accepted = pending.add(write) { dispatchQueue.async { self.drain() } }
+        if !accepted { write.finish(StoreError.closed) }
     }
 
     /// Runs `work` on the writer's queue outside of any group, for maintenance (backups,
@@ -156,5 +139,61 @@ public final class DatabaseWriter: Sendable {
             drain()
             connection.value.close()
         }
+    }
+}
+
+/// A write waiting for its group commit, run and then finished on the writer's queue. A class,
+/// so that one object carries a write's work, its caller and its result: the send path's writes
+/// are one allocation each.
+protocol GroupWrite: AnyObject, Sendable {
+    /// Runs the write (with `Database.runWrite`) and keeps its result until the commit is known;
+    /// returns the write's database error, if it met one.
+    func run(_ database: Database) -> DatabaseError?
+    /// Resumes the caller: with the write's own result, or with `commitError` when the group
+    /// failed (or the writer was closed before it ran).
+    func finish(_ commitError: (any Error)?)
+}
+
+extension Database {
+    /// Runs one write of a group: in a savepoint of its own, so that its failure undoes it alone,
+    /// unless it changes the database with one statement at most (SQLite undoes a failed
+    /// statement by itself, and a savepoint costs two statements more).
+    func runWrite<T>(oneStatement: Bool, _ work: (Database) throws -> T) -> Result<T, any Error> {
+        Result { oneStatement ? try work(self) : try inSavepoint(work) }
+    }
+}
+
+extension Result {
+    /// The database error a failed write met, for the group to judge.
+    var databaseError: DatabaseError? {
+        guard case .failure(let error) = self else { return nil }
+        return error as? DatabaseError
+    }
+}
+
+/// A write given as closures.
+private final class ClosureWrite<T: Sendable>: GroupWrite, @unchecked Sendable {
+    private let oneStatement: Bool
+    private let work: @Sendable (Database) throws -> T
+    private let completion: @Sendable (Result<T, any Error>) -> Void
+    /// Set by `run`, read by `finish`: both on the writer's queue, one after the other (the
+    /// unchecked `Sendable` rests on that), and never by the thread that queued the write.
+    private var result: Result<T, any Error>?
+
+    init(oneStatement: Bool, work: @escaping @Sendable (Database) throws -> T,
+         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        self.oneStatement = oneStatement
+        self.work = work
+        self.completion = completion
+    }
+
+    func run(_ database: Database) -> DatabaseError? {
+        let outcome = database.runWrite(oneStatement: oneStatement, work)
+        result = outcome
+        return outcome.databaseError
+    }
+
+    func finish(_ commitError: (any Error)?) {
+        completion(commitError.map { .failure($0) } ?? result ?? .failure(StoreError.closed))
     }
 }

@@ -9,15 +9,7 @@ extension SQLiteStore: MessageRepository {
 
     public func send(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
-        // Made here, on the caller's thread: the writer's thread is the one every send waits for.
-        let values = MessageSQL.values(message)
-        // Without system flags or events, the insert below is the only statement that changes anything.
-        writer.write(oneStatement: flags.isEmpty && events.isEmpty, { database in
-            try MessageSQL.send(message, flags: flags, events: events, sender: sender, database) { database in
-                try database.execute(Self.insertMessage, values)
-                return database.changes == 0 ? nil : database.lastInsertRowID
-            }
-        }, completion: completion)
+        writer.enqueue(SendWrite(message, flags: flags, events: events, sender: sender, completion: completion))
     }
 
     public func channelMessages(_ channelID: String, before sequence: Int64?, limit: Int, viewer: Viewer) async throws -> [StoredMessage] {
@@ -32,7 +24,48 @@ extension SQLiteStore: MessageRepository {
         return try await readers.read { database in try database.fetchAll(query, arguments).map(MessageSQL.message) }
     }
 
-    private static let insertMessage = FrequentSQL(
+    fileprivate static let insertMessage = FrequentSQL(
         "INSERT INTO messages (\(MessageSQL.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
 }
 
+
+/// A send, as the writer's queue holds it: one object for the message, its caller and its result,
+/// where closures would be three allocations a send.
+private final class SendWrite: GroupWrite, @unchecked Sendable {
+    private let message: StoredMessage
+    private let values: [DatabaseValue]
+    private let flags: [NewFlag]
+    private let events: [NewEvent]
+    private let sender: Viewer
+    private let completion: @Sendable (Result<SendOutcome, any Error>) -> Void
+    /// Set by `run`, read by `finish`: both on the writer's queue, one after the other (the
+    /// unchecked `Sendable` rests on that).
+    private var result: Result<SendOutcome, any Error>?
+
+    init(_ message: StoredMessage, flags: [NewFlag], events: [NewEvent], sender: Viewer,
+         completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        self.message = message
+        // Made here, on the caller's thread: the writer's thread is the one every send waits for.
+        values = MessageSQL.values(message)
+        self.flags = flags
+        self.events = events
+        self.sender = sender
+        self.completion = completion
+    }
+
+    func run(_ database: Database) -> DatabaseError? {
+        // Without system flags or events, the insert is the only statement that changes anything.
+        let outcome = database.runWrite(oneStatement: flags.isEmpty && events.isEmpty) { database in
+            try MessageSQL.send(message, flags: flags, events: events, sender: sender, database) { database in
+                try database.execute(SQLiteStore.insertMessage, values)
+                return database.changes == 0 ? nil : database.lastInsertRowID
+            }
+        }
+        result = outcome
+        return outcome.databaseError
+    }
+
+    func finish(_ commitError: (any Error)?) {
+        completion(commitError.map { .failure($0) } ?? result ?? .failure(StoreError.closed))
+    }
+}

@@ -25,19 +25,37 @@ extension Connection {
                 self.loop.execute { self.finish(pending, with: response) }
             }
         case .callback(let body):
-            let finish: @Sendable (_ build: () throws -> Response) -> Void = { build in
-                self.finish(pending, with: context.response(Result(catching: build), to: request))
-            }
-            // The request and its state are captured once, here, by `finish`: the responder
-            // is called on another thread (for a send, the store's writer, which every send
-            // waits for), where it should only hand the builder over.
-            let loop = self.loop
-            let responder = Responder { build in loop.execute { finish(build) } }
+            // The request and its state are held once, here, by one object: the responder is
+            // called on another thread (for a send, the store's writer, which every send waits
+            // for), where it should only hand the builder over. A closure that captures that one
+            // object is no allocation of its own.
+            let exchange = CallbackExchange(connection: self, pending: pending, request: request)
+            let responder = Responder { build in exchange.deliver(build) }
             do {
                 try body(request, responder)
             } catch {
                 responder.fail(error)
             }
+        }
+    }
+}
+
+/// A request answered by a callback, from whichever thread calls it: the connection's loop builds
+/// and sends the response.
+private final class CallbackExchange: Sendable {
+    let connection: Connection
+    let pending: Connection.PendingRequest
+    let request: Request
+
+    init(connection: Connection, pending: Connection.PendingRequest, request: Request) {
+        self.connection = connection
+        self.pending = pending
+        self.request = request
+    }
+
+    func deliver(_ build: @escaping @Sendable () throws -> Response) {
+        connection.loop.execute { [self] in
+            connection.finish(pending, with: connection.context.response(Result(catching: build), to: request))
         }
     }
 }

@@ -37,24 +37,26 @@ extension MessagesRoutes {
         if let id = input.id { try Self.validateMessageID(id, field: "id") }
         if let parent = input.parentID { try Self.validateMessageID(parent, field: "parent_id") }
         let submission = Submission(text: input.text, channelID: channelID, id: input.id, parentID: input.parentID, custom: input.custom)
-        // Made here, so that the store's writer, which calls back once the write is committed,
-        // only hands the outcome over instead of copying the request and routes again.
-        let answer: @Sendable (SendOutcome) throws -> Response = { outcome in
-            switch outcome {
-            case .created(let stored):
-                return try self.respond(stored, to: request, identity, status: .created)
-            case .replayed(let stored):
-                return try self.respond(stored, to: request, identity)
-            case .conflict:
-                throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.").keyed("messages.id_taken")
-            case .parentNotFound:
-                // Well formed, but pointing at nothing this sender can reply to.
-                throw HTTPError(.unprocessableContent, code: "parent_not_found",
-                                detail: "`parent_id` is not a message of this channel.").keyed("messages.parent")
-            }
-        }
+        // The store's writer calls back once the write is committed, and should only hand the
+        // outcome over: the response is built on the connection's loop.
         try submit(submission, identity, ban: ban) { result in
-            responder.respond { try answer(result.get().outcome) }
+            responder.respond { try self.answer(result, to: request, identity) }
+        }
+    }
+
+    /// The response to a send, once its write is known.
+    private func answer(_ result: Result<Submitted, any Error>, to request: Request, _ identity: Identity) throws -> Response {
+        switch try result.get().outcome {
+        case .created(let stored):
+            return try respond(stored, to: request, identity, status: .created)
+        case .replayed(let stored):
+            return try respond(stored, to: request, identity)
+        case .conflict:
+            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.").keyed("messages.id_taken")
+        case .parentNotFound:
+            // Well formed, but pointing at nothing this sender can reply to.
+            throw HTTPError(.unprocessableContent, code: "parent_not_found",
+                            detail: "`parent_id` is not a message of this channel.").keyed("messages.parent")
         }
     }
 

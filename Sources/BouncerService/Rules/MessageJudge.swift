@@ -56,36 +56,42 @@ final class MessageJudge: Sendable {
         let ruleSet = rules.engine.ruleSet
         let now = Date().timeIntervalSince1970
         judged.add(1, ordering: .relaxed)
-        let known = senders.note(identity.userID, now: now)
-        let finish: @Sendable (Double) -> Void = { [self] age in
-            let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
-            guard !ruleSet.rateRules.isEmpty else {
-                let verdict = ruleSet.check(text, channel: channel, sender: sender)
-                hits.count(verdict)
-                return completion(verdict)
-            }
-            // Normalized once, for the text rules and the flood rules' likeness both.
-            let normalized = NormalizedText(text)
-            let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
-            let done: @Sendable (RateRules.Matches) -> Void = { matches in
-                let whole = verdict.adding(rules: matches.rules, observed: matches.observed)
-                self.hits.count(whole)
-                completion(whole)
-            }
-            guard records else {
-                return done(RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender))
-            }
-            rates.judgeSend(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
-        }
-        switch known {
+        switch senders.note(identity.userID, now: now) {
         case .known(let age):
-            finish(age)
+            judge(text, channel: channel, identity, age: age, ruleSet, records: records, completion: completion)
         case .unknown where !ruleSet.asksSenderAge:
             // No rule asks how old the sender is.
-            finish(0)
+            judge(text, channel: channel, identity, age: 0, ruleSet, records: records, completion: completion)
         case .unknown:
-            Task { finish(await senders.age(identity.userID, now: now)) }
+            Task {
+                let age = await senders.age(identity.userID, now: now)
+                judge(text, channel: channel, identity, age: age, ruleSet, records: records, completion: completion)
+            }
         }
+    }
+
+    /// The verdict once the sender's age is known. A method, not a closure the caller makes: most
+    /// sends know the age at once, and a closure would be an allocation each.
+    private func judge(_ text: String, channel: String?, _ identity: Identity, age: Double, _ ruleSet: CompiledRuleSet,
+                       records: Bool, completion: @escaping @Sendable (Verdict) -> Void) {
+        let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
+        guard !ruleSet.rateRules.isEmpty else {
+            let verdict = ruleSet.check(text, channel: channel, sender: sender)
+            hits.count(verdict)
+            return completion(verdict)
+        }
+        // Normalized once, for the text rules and the flood rules' likeness both.
+        let normalized = NormalizedText(text)
+        let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
+        let done: @Sendable (RateRules.Matches) -> Void = { [self] matches in
+            let whole = verdict.adding(rules: matches.rules, observed: matches.observed)
+            hits.count(whole)
+            completion(whole)
+        }
+        guard records else {
+            return done(RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender))
+        }
+        rates.judgeSend(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
     }
 
     /// Starts writing hit counts and new senders about once a second.
