@@ -41,6 +41,9 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     private var current: PendingRequest?
     private var output: [UInt8] = []
+    /// The most room the output buffer keeps between responses: an ordinary answer's (a sent
+    /// message's is about 1 KiB), not a large one's, which idle connections would hold on to.
+    static let keptOutputCapacity = 4 * 1024
     private var outputOffset = 0
     /// The body of a streamed response, once one has started: then nothing more is read.
     private var stream: ResponseStream?
@@ -225,9 +228,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// Queues a response, reports it to the access log, and writes what it can.
     private func send(_ response: Response, to pending: PendingRequest, keepAlive: Bool, omitBody: Bool, loggedBytes: Int) {
         let head = pending.head
-        queueOutput(ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive,
-                                                 http10: head.version.minor == 0, omitBody: omitBody,
-                                                 dateField: loop.dateField.current()))
+        ResponseSerializer.serialize(response, requestID: pending.id, keepAlive: keepAlive, http10: head.version.minor == 0,
+                                     omitBody: omitBody, dateField: loop.dateField.current(), into: &output)
         context.events.requestCompleted(AccessLogEntry(head, requestID: pending.id, route: pending.route, status: response.status,
                                                        bytes: loggedBytes, duration: Self.elapsed(since: pending.started)))
         if let start = response.stream, !omitBody {
@@ -285,7 +287,9 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 return false
             }
         }
-        output.removeAll(keepingCapacity: false)
+        // The room of an ordinary response is kept for the next: allocating it again cost every
+        // request a malloc and a free. A large one's is given back.
+        output.removeAll(keepingCapacity: output.capacity <= Self.keptOutputCapacity)
         outputOffset = 0
         stream?.queuedNow(0)
         let written = state.writeCompleted()

@@ -18,15 +18,15 @@ enum ResponseSerializer {
         method == "HEAD" || status.code == 204 || status.code == 304
     }
 
-    /// `dateField` is the `Date` field's line, as `HTTPDateField` keeps it.
+    /// Appends the response to `bytes`, a connection's output buffer. `dateField` is the `Date`
+    /// field's line, as `HTTPDateField` keeps it.
     static func serialize(_ response: Response, requestID: String, keepAlive: Bool, http10: Bool, omitBody: Bool,
-                          dateField: [UInt8]) -> [UInt8] {
+                          dateField: [UInt8], into bytes: inout [UInt8]) {
         // Room for the whole answer at once: the head's fixed fields take under 320 bytes, and
         // growing the buffer midway copied it into an allocation of twice the size.
         var headerBytes = 0
         for field in response.headers { headerBytes += field.name.utf8.count + field.value.utf8.count + 4 }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(320 + headerBytes + (omitBody ? 0 : response.body.count))
+        bytes.reserveCapacity(bytes.count + 320 + headerBytes + (omitBody ? 0 : response.body.count))
         bytes.append("HTTP/1.1 ")
         bytes.appendDecimal(response.status.code)
         bytes.append(ASCII.space)
@@ -61,7 +61,6 @@ enum ResponseSerializer {
         }
         bytes.append("\r\n")
         if !omitBody { bytes.append(contentsOf: response.body) }
-        return bytes
     }
 
     private static let managedHeaders = ["Content-Length", "Date", "X-Request-Id", "Connection", "Transfer-Encoding"]
