@@ -234,7 +234,8 @@ public struct HTTPRequestParser: Sendable {
         }
         let methodBytes = line[..<firstSpace], targetBytes = line[(firstSpace + 1)..<secondSpace]
         let versionBytes = line[(secondSpace + 1)...]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy({ ASCII.isTokenChar[Int($0)] }) else {
+        let isTokenChar = ASCII.isTokenChar
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy({ isTokenChar[Int($0)] }) else {
             throw .bad("invalid_method", "The method is not a token.")
         }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -284,7 +285,9 @@ public struct HTTPRequestParser: Sendable {
         guard !name.isEmpty else {
             throw .bad("invalid_header_name", "A header field name is empty.", key: "header_name.empty")
         }
-        for byte in name where !ASCII.isTokenChar[Int(byte)] {
+        // Read once: each use of a global goes through its one-time initializer's check.
+        let isTokenChar = ASCII.isTokenChar
+        for byte in name where !isTokenChar[Int(byte)] {
             if byte == ASCII.space || byte == ASCII.tab {
                 throw .bad("whitespace_before_colon", "Whitespace between a field name and its colon is not accepted.")
             }
