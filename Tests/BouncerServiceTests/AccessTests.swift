@@ -87,6 +87,23 @@ import TestSupport
         #expect(bodies.first?.contains(#""code":"invalid_token""#) == true)
     }
 
+    /// Verified credentials are remembered as sent; a query's token is remembered in the
+    /// header's form, so a query that spells a whole header's value is still no token.
+    @Test func aQueryTokenIsATokenAndNeverAWholeHeader() async {
+        var routes = Self.routes()
+        routes.add("GET", "/stream", .user, queryToken: true) { _, identity in Response(status: .ok, body: Array(identity.userID.utf8)) }
+        let token = Self.signer.token(for: Identity(userID: "dana", role: .user))
+        #expect(await Self.call(routes, "GET", "/stream", authorization: ["Bearer " + token]).status.code == 200)
+        let spelledHeader = await Self.call(routes, "GET", "/stream?access_token=Bearer%20" + token)
+        #expect(spelledHeader.status.code == 401)
+        let query = await Self.call(routes, "GET", "/stream?access_token=" + token)
+        #expect(query.status.code == 200)
+        #expect(query.body == Array("dana".utf8))
+        // Remembered either way, the same credential is accepted again both ways.
+        #expect(await Self.call(routes, "GET", "/stream?access_token=" + token).status.code == 200)
+        #expect(await Self.call(routes, "GET", "/stream", authorization: ["bearer  " + token]).status.code == 200)
+    }
+
     @Test func theBearerSchemeIsReadAsRFC6750Says() {
         #expect(Authenticator.bearerToken("Bearer abc.def") == "abc.def")
         #expect(Authenticator.bearerToken("bEaReR   abc") == "abc")

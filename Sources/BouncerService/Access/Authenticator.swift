@@ -23,29 +23,38 @@ struct Authenticator: Sendable {
     /// taken instead (RFC 6750 section 2.3), for browsers' EventSource, which cannot send headers.
     /// The access log records paths without their query, so the token is never logged.
     func identity(for request: Request, queryToken: Bool = false) throws(HTTPError) -> Identity {
-        let token: String
+        // A verified credential is remembered as the header's value was sent, so that one seen
+        // before (nearly every request's) is found without reading its token out into a string
+        // of its own. A query's token is remembered in the header's form, so that it is not
+        // taken for a header's whole value.
+        let credential: String
         if let value = request.headers["authorization"] {
-            guard request.headers.count(of: "authorization") == 1, let bearer = Self.bearerToken(value) else {
+            guard request.headers.count(of: "authorization") == 1 else {
                 reject(request, because: "the Authorization header is not one `Bearer <token>`")
                 throw Self.invalidToken
             }
-            token = bearer
+            credential = value
         } else if queryToken, let value = request.query("access_token") {
             guard !value.isEmpty else {
                 reject(request, because: "`access_token` is empty")
                 throw Self.invalidToken
             }
-            token = value
+            credential = "Bearer " + value
         } else {
             throw Self.missingToken
         }
         let now = Date().timeIntervalSince1970
-        if let identity = verified.identity(for: token, now: now) { return identity }
+        if let identity = verified.identity(for: credential, now: now) { return identity }
+        guard let token = Self.bearerToken(credential) else {
+            reject(request, because: request.headers["authorization"] == nil ? "`access_token` has a space"
+                : "the Authorization header is not one `Bearer <token>`")
+            throw Self.invalidToken
+        }
         do {
             let checked = try verifier.verifyWithValidity(token, now: now)
             var identity = checked.identity
             identity.expires = checked.expires
-            verified.remember(token, identity, expires: checked.expires, notBefore: checked.notBefore)
+            verified.remember(credential, identity, expires: checked.expires, notBefore: checked.notBefore)
             return identity
         } catch {
             reject(request, because: "\(error)")

@@ -2,9 +2,9 @@ import BouncerIdentity
 import Locking
 
 /// Tokens already verified, so a client that sends the same token with every request pays for
-/// the signature and the JSON once. Keyed by the whole token (signature included), so only the
-/// exact bytes that passed are trusted; expiry is checked on every use. Bounded: when full, it
-/// starts over.
+/// the signature and the JSON once. Keyed by the whole credential as sent (`Bearer ` and the
+/// token, signature included), so only the exact bytes that passed are trusted; expiry is
+/// checked on every use. Bounded: when full, it starts over.
 final class VerifiedTokens: Sendable {
     private struct Entry {
         var identity: Identity
