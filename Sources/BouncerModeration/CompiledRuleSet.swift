@@ -247,7 +247,7 @@ public final class CompiledRuleSet: Sendable {
                     let start = end - literal.count
                     guard let matchEnd = Self.wordMatchEnd(normalized, literal, start, end, runs: runs, left: left, right: right,
                                                            inflection: inflection) else { continue }
-                    hits.append((entryIndex, Int(normalized.wordsStart[start]), Int(normalized.wordsEnd[matchEnd - 1])))
+                    hits.append((entryIndex, Int(normalized.wordBytes[start].start), Int(normalized.wordBytes[matchEnd - 1].end)))
                 }
             }
             if normalized.hasMaskSymbols && !maskedWords.isEmpty {
@@ -310,7 +310,7 @@ public final class CompiledRuleSet: Sendable {
         case .none, .suffixes:
             if right && end < text.words.count && text.words[end] != 32 { return nil }
         }
-        for offset in 0..<runs.count where text.runs[start + offset] < runs[offset] {
+        for offset in 0..<runs.count where text.wordBytes[start + offset].run < runs[offset] {
             // A run at either end of an unbounded side may continue past the match.
             return nil
         }

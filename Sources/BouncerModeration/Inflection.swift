@@ -45,7 +45,7 @@ enum Inflection {
     private static func end(of suffix: [UInt8], in text: NormalizedText, at end: Int) -> Int? {
         let suffixEnd = end + suffix.count
         guard suffixEnd <= text.words.count else { return nil }
-        for offset in 0..<suffix.count where text.words[end + offset] != suffix[offset] || text.runs[end + offset] != 1 {
+        for offset in 0..<suffix.count where text.words[end + offset] != suffix[offset] || text.wordBytes[end + offset].run != 1 {
             return nil
         }
         return suffixEnd == text.words.count || text.words[suffixEnd] == 32 ? suffixEnd : nil

@@ -18,11 +18,9 @@ public struct NormalizedText: Sendable {
     var foldedOrigin: [Int32] = []
 
     public internal(set) var words: [UInt8] = []
-    /// For each byte of `words`, the original characters it covers: `wordsStart..<wordsEnd`.
-    var wordsStart: [Int32] = []
-    var wordsEnd: [Int32] = []
-    /// How many times each byte of `words` stood repeated (1 for most).
-    var runs: [UInt16] = []
+    /// For each byte of `words`, the original characters it covers and its run: one array, not
+    /// one for each, as every message sent makes them.
+    var wordBytes: [WordByte] = []
     /// Whether the text has a symbol that may stand for a letter inside a word (`f*ck`): only
     /// then are masked words looked for.
     var hasMaskSymbols = false
@@ -97,8 +95,23 @@ public struct NormalizedText: Sendable {
         }
     }
 
+    /// For each byte of `words`, where the original characters it covers start and end.
+    var wordsStart: [Int32] { wordBytes.map(\.start) }
+    var wordsEnd: [Int32] { wordBytes.map(\.end) }
+    /// How many times each byte of `words` stood repeated (1 for most).
+    var runs: [UInt16] { wordBytes.map(\.run) }
+
     /// The original characters `start..<end` with their offsets in scalars and UTF-16 units.
     func span(scalars start: Int, _ end: Int) -> MatchSpan { SpanReader(original).span(start, end) }
+}
+
+/// What one byte of a text's `words` stands for.
+struct WordByte: Sendable, Equatable {
+    /// The original characters it covers: `start..<end`.
+    var start: Int32
+    var end: Int32
+    /// How many times it stood repeated (1 for most).
+    var run: UInt16
 }
 
 /// Spans of one original text, many of them: its characters and their UTF-16 offsets are found

@@ -291,16 +291,12 @@ enum WordsBuilder {
     /// `origins` says which original characters each byte of pass 1 covers.
     private static func writeWords(_ bytes: UnsafeBufferPointer<UInt8>, _ origins: some Origins, length: Int,
                                    tokenFields: UnsafeBufferPointer<Int32>, tokenCount: Int, into result: inout NormalizedText) {
-        // Written straight into the four arrays' storage, which is then cut to what was written.
+        // Written straight into the two arrays' storage, which is then cut to what was written.
         let capacity = length + tokenCount
         var written = 0
-        var starts: [Int32] = []
-        var ends: [Int32] = []
-        var runs: [UInt16] = []
+        var spans: [WordByte] = []
         let words = [UInt8](unsafeUninitializedCapacity: capacity) { words, wordsCount in
-        starts = [Int32](unsafeUninitializedCapacity: capacity) { starts, startsCount in
-        ends = [Int32](unsafeUninitializedCapacity: capacity) { ends, endsCount in
-        runs = [UInt16](unsafeUninitializedCapacity: capacity) { runs, runsCount in
+        spans = [WordByte](unsafeUninitializedCapacity: capacity) { spans, spansCount in
             @inline(__always) func start(_ token: Int) -> Int { Int(tokenFields[token &* 4]) }
             @inline(__always) func end(_ token: Int) -> Int { Int(tokenFields[token &* 4 &+ 1]) }
             @inline(__always) func origin(_ position: Int) -> Int32 { origins.start(position) }
@@ -344,9 +340,7 @@ enum WordsBuilder {
                     // character starts, rather than a range that ends before it begins.
                     let next = origin(start(index))
                     words[written] = 32
-                    starts[written] = min(ends[written - 1], next)
-                    ends[written] = next
-                    runs[written] = 1
+                    spans[written] = WordByte(start: min(spans[written - 1].end, next), end: next, run: 1)
                     written += 1
                 }
                 let wordStart = written
@@ -363,13 +357,11 @@ enum WordsBuilder {
                         let run = runEnd - position
                         if byte < 0x80, written > wordStart, words[written - 1] == byte {
                             // The run goes on across joined letters (`f u u u c k`).
-                            runs[written - 1] = UInt16(min(Int(runs[written - 1]) + run, Int(UInt16.max)))
-                            ends[written - 1] = originEnd(runEnd - 1)
+                            spans[written - 1].run = UInt16(min(Int(spans[written - 1].run) + run, Int(UInt16.max)))
+                            spans[written - 1].end = originEnd(runEnd - 1)
                         } else {
                             words[written] = byte
-                            starts[written] = origin(position)
-                            ends[written] = originEnd(runEnd - 1)
-                            runs[written] = UInt16(min(run, Int(UInt16.max)))
+                            spans[written] = WordByte(start: origin(position), end: originEnd(runEnd - 1), run: UInt16(min(run, Int(UInt16.max))))
                             written += 1
                         }
                         position = runEnd
@@ -377,13 +369,9 @@ enum WordsBuilder {
                 }
                 index = last + 1
             }
-        runsCount = written }
-        endsCount = written }
-        startsCount = written }
+        spansCount = written }
         wordsCount = written }
         result.words = words
-        result.wordsStart = starts
-        result.wordsEnd = ends
-        result.runs = runs
+        result.wordBytes = spans
     }
 }
