@@ -62,13 +62,13 @@ public struct Request: Sendable {
     public var head: RequestHead
     public var body: [UInt8]
     /// Values of the `{name}` segments of the matched route, percent-decoded.
-    public var parameters: [String: String]
+    public var parameters: RouteParameters
     /// The request id: a valid incoming `X-Request-Id`, else one made by the server.
     public var id: String
     /// The deepest JSON nesting `decodeJSON` accepts (the server's `maxJSONDepth`).
     public var maxJSONDepth: Int
 
-    public init(head: RequestHead, body: [UInt8] = [], parameters: [String: String] = [:], id: String,
+    public init(head: RequestHead, body: [UInt8] = [], parameters: RouteParameters = [:], id: String,
                 maxJSONDepth: Int = ServerLimits().maxJSONDepth) {
         self.head = head
         self.body = body

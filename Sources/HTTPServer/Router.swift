@@ -33,7 +33,7 @@ public struct Responder: Sendable {
 /// Literal segments win over parameters at the same depth.
 public struct Router: Sendable {
     public enum Match: Sendable {
-        case found(Handler, parameters: [String: String])
+        case found(Handler, parameters: RouteParameters)
         /// The path exists but not for this method; `allowed` is what the `Allow` header lists.
         case methodNotAllowed(allowed: [String])
         case notFound
@@ -146,7 +146,7 @@ public struct Router: Sendable {
     /// The match for a method and path, and the route's own body limit if it has one: one walk
     /// of the trie for both, done once per request when its head arrives.
     public func route(method: String, path: Substring) -> (match: Match, bodyLimit: Int?, template: String?) {
-        var parameters: [String: String] = [:]
+        var parameters = RouteParameters()
         guard let node = Self.find(in: path, from: path.startIndex, at: root, parameters: &parameters), !node.handlers.isEmpty else {
             return (.notFound, nil, nil)
         }
@@ -185,16 +185,15 @@ public struct Router: Sendable {
     /// The node with handlers that the segments of `path` from `index` on lead to. A literal
     /// segment is tried first; when the path dead-ends below it, the parameter at the same depth
     /// is tried instead.
-    private static func find(in path: Substring, from index: Substring.Index, at node: Node, parameters: inout [String: String]) -> Node? {
+    private static func find(in path: Substring, from index: Substring.Index, at node: Node, parameters: inout RouteParameters) -> Node? {
         guard let (segment, next) = nextSegment(of: path, from: index) else { return node.handlers.isEmpty ? nil : node }
         if let child = node.literals[segment], let found = find(in: path, from: next, at: child, parameters: &parameters) {
             return found
         }
         guard let (name, child) = node.parameter, let value = PercentDecoding.decode(segment) else { return nil }
-        let saved = parameters
-        parameters[name] = value
+        parameters.append(name, value)
         if let found = find(in: path, from: next, at: child, parameters: &parameters) { return found }
-        parameters = saved
+        parameters.removeLast()
         return nil
     }
 }

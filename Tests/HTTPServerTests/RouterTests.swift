@@ -8,7 +8,7 @@ private func named(_ name: String) -> Handler {
 
 private extension Router.Match {
     /// The name of the matched handler and the parameters, or nil when nothing matched.
-    var found: (name: String, parameters: [String: String])? {
+    var found: (name: String, parameters: RouteParameters)? {
         guard case .found(let handler, let parameters) = self, case .immediate(let body) = handler else { return nil }
         let request = Request(head: RequestHead(method: "GET", target: "/", version: .http1_1, headers: [:],
                                                 framing: .none, keepAlive: true, expectsContinue: false), id: "test")
