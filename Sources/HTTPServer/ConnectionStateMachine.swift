@@ -96,7 +96,10 @@ struct ConnectionStateMachine {
     /// Bytes were read: those of a body push its idle deadline out. (The time is asked for only
     /// then: most reads are of requests without a body.)
     mutating func bytesRead(now: @autoclosure () -> UInt64) {
-        if case .body = phase { setDeadline(now() + limits.bodyIdleTimeout.nanoseconds) }
+        if case .body = phase {
+            setDeadline(now() + limits.bodyIdleTimeout.nanoseconds)
+            watchBodyRate()
+        }
     }
 
     /// A read found the end of the peer's input: nothing more is read.
@@ -121,6 +124,7 @@ struct ConnectionStateMachine {
         // The body clock starts with the head, so a client that sends a head and then stalls is
         // closed after the body idle timeout, not a longer one.
         setDeadline(now + limits.bodyIdleTimeout.nanoseconds)
+        watchBodyRate()
         return head.expectsContinue ? .sendContinue : .readBody
     }
 
@@ -259,15 +263,22 @@ struct ConnectionStateMachine {
     mutating func deadlineReached(now: UInt64) -> TimeoutAction {
         deadlineDue = .max
         guard let deadline, phase != .closed else { return .none }
-        if now >= deadline && isReading && isTakingRequests { return .readFirst }
+        if (now >= deadline || now >= bodyRateDue) && isReading && isTakingRequests { return .readFirst }
         return timePassed(now: now)
     }
 
     /// Whether the current phase has run out of time at `now`, and what follows if so.
     mutating func timePassed(now: UInt64) -> TimeoutAction {
         guard let deadline, phase != .closed else { return .none }
+        // A body that stalled below the minimum rate once its grace passed: waiting for the idle
+        // timeout would let a client hold the connection for that long after each byte.
+        if case .body(let started, let received, _) = phase, isTooSlow(received: received, since: started, now: now) {
+            self.deadline = nil
+            return .fail(fail(.bodyTooSlow))
+        }
         if now < deadline {
             setDeadline(deadline)
+            watchBodyRate()
             return .none
         }
         self.deadline = nil
@@ -295,6 +306,21 @@ struct ConnectionStateMachine {
     private mutating func fail(_ error: HTTPError) -> HTTPError {
         phase = .failing
         return error
+    }
+
+    /// When the body being read falls below the minimum average rate if nothing more arrives
+    /// (`.max` outside a body, or with no minimum): a millisecond past the moment, so that
+    /// `isTooSlow` finds it so then.
+    private var bodyRateDue: UInt64 {
+        guard case .body(let started, let received, _) = phase, limits.bodyMinimumRate > 0 else { return .max }
+        let due = max(Double(limits.bodyRateGrace.nanoseconds), Double(received) / Double(limits.bodyMinimumRate) * 1e9) + 1e6
+        return due < Double(UInt64.max - started) ? started + UInt64(due) : .max
+    }
+
+    /// Wakes the loop when the body falls below the minimum rate, should nothing more arrive: the
+    /// rate is checked then too, not only when bytes come.
+    private mutating func watchBodyRate() {
+        deadlineDue = min(deadlineDue, bodyRateDue)
     }
 
     /// Whether a body has fallen below the minimum average rate, once its grace has passed.

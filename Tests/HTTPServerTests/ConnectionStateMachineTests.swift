@@ -48,7 +48,9 @@ struct ConnectionStateMachineTests {
 
     @Test("each read of a body pushes the body idle timeout out; a stall of that long is answered 408")
     func bodyIdleTimeout() {
-        let connection = ConnectionHarness(limits: Self.limits)
+        var limits = Self.limits
+        limits.bodyRateGrace = .seconds(60)  // the idle timeout alone, not the minimum rate
+        let connection = ConnectionHarness(limits: limits)
         #expect(connection.receiveHead(.post(length: 10)) == "readBody")
         for _ in 0..<4 {
             #expect(connection.wait(.seconds(2)) == [])
@@ -93,9 +95,35 @@ struct ConnectionStateMachineTests {
             #expect(connection.wait(.seconds(2)) == [])
             #expect(connection.receiveBody(1) == "readBody")
         }
-        #expect(connection.wait(.seconds(2)) == [])
-        #expect(connection.receiveBody(1) == "408 body_too_slow")
+        // The grace ends with the fifth byte: 5 bytes in 10 s are far under.
+        #expect(connection.wait(.seconds(2)) == ["408 body_too_slow"])
         #expect(connection.phase == .failing)
+    }
+
+    @Test("a body that stops below the minimum rate is answered 408 body_too_slow once its grace has passed, not at the idle timeout")
+    func aStalledBodyIsTooSlowWhenItsGraceEnds() {
+        var limits = Self.limits
+        limits.bodyIdleTimeout = .seconds(30)
+        let connection = ConnectionHarness(limits: limits)
+        #expect(connection.receiveHead(.post(length: 100_000)) == "readBody")
+        #expect(connection.wait(.seconds(2)) == [])
+        #expect(connection.receiveBody(5) == "readBody")
+        // Nothing more comes. The rate is checked when the grace ends, bytes or none.
+        #expect(connection.wait(.seconds(8)) == [], "within the grace")
+        #expect(connection.wait(.milliseconds(2)) == ["408 body_too_slow"])
+        #expect(connection.phase == .failing)
+    }
+
+    @Test("a body that has sent enough for a while may stop that long: it is answered 408 body_too_slow when its average falls under")
+    func aBodyAheadOfTheRateMayPause() {
+        var limits = Self.limits
+        limits.bodyIdleTimeout = .seconds(60)
+        let connection = ConnectionHarness(limits: limits)
+        #expect(connection.receiveHead(.post(length: 100_000)) == "readBody")
+        #expect(connection.receiveBody(20_480) == "readBody")
+        // 20,480 bytes keep an average of 1 KiB/s for 20 s.
+        #expect(connection.wait(.milliseconds(19_999)) == [])
+        #expect(connection.wait(.milliseconds(3)) == ["408 body_too_slow"])
     }
 
     @Test("the minimum rate is an average since the head: a pause within the grace is made up by a fast body")
@@ -106,8 +134,10 @@ struct ConnectionStateMachineTests {
         #expect(connection.receiveBody(20_000) == "readBody")
         #expect(connection.wait(.milliseconds(9_500)) == [])
         #expect(connection.receiveBody(1) == "readBody", "20,001 bytes in 18.5 s: over 1,024 a second")
-        #expect(connection.wait(.milliseconds(1_100)) == [])
-        #expect(connection.receiveBody(1) == "408 body_too_slow", "20,002 bytes in 19.6 s: under")
+        #expect(connection.receiveBody(1) == "readBody", "20,002 bytes in 18.5 s")
+        // Then nothing: 20,002 bytes average 1,024 a second until 19.53 s, and no later.
+        #expect(connection.wait(.milliseconds(1_030)) == [])
+        #expect(connection.wait(.milliseconds(5)) == ["408 body_too_slow"], "20,002 bytes in 19.53 s: under")
     }
 
     @Test("after a response the connection waits the keep-alive idle timeout for the next request, then closes")

@@ -11,6 +11,7 @@ extension ServerLimits {
         var limits = ServerLimits()
         limits.headerTimeout = TestTiming.scaled(limits.headerTimeout)
         limits.bodyIdleTimeout = TestTiming.scaled(limits.bodyIdleTimeout)
+        limits.bodyRateGrace = TestTiming.scaled(limits.bodyRateGrace)
         limits.keepAliveIdleTimeout = TestTiming.scaled(limits.keepAliveIdleTimeout)
         limits.writeTimeout = TestTiming.scaled(limits.writeTimeout)
         return limits
