@@ -28,7 +28,6 @@ extension SQLiteStore: MessageRepository {
         "INSERT INTO messages (\(MessageSQL.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
 }
 
-
 /// A send, as the writer's queue holds it: one object for the message, its caller and its result,
 /// where closures would be three allocations a send.
 private final class SendWrite: GroupWrite, @unchecked Sendable {
