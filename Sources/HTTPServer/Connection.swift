@@ -84,6 +84,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     func readable(hangUp: Bool = false) {
         guard state.readable(hangUp: hangUp) else { return }
+        if state.phase == .lingering {
+            dropLingeringInput()
+            return
+        }
         if stream != nil {
             // While a response streams the peer has nothing more to say: what it sends is
             // dropped, and its end closes the connection.
@@ -292,9 +296,13 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
         output.removeAll(keepingCapacity: output.capacity <= Self.keptOutputCapacity)
         outputOffset = 0
         stream?.queuedNow(0)
-        let written = state.writeCompleted()
+        let written = state.writeCompleted(now: Self.now())
         if written.stopWatchingWritable { loop.watchWritable(fd, token: token, false) }
-        if written.close { close() }
+        switch written.then {
+        case .carryOn: break
+        case .close: close()
+        case .linger: linger()
+        }
         return true
     }
 
@@ -335,6 +343,21 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// Graceful shutdown: close now if idle, else after the request in progress is answered.
     func drain() {
         if state.drainRequested() { close() }
+    }
+
+    /// Shuts the sending side (the peer reads the response to its end), then reads and drops what
+    /// the peer still sends until it closes or the linger timeout passes.
+    private func linger() {
+        guard Glibc.shutdown(fd, Int32(SHUT_WR)) == 0 else {
+            close()
+            return
+        }
+        dropLingeringInput()
+    }
+
+    /// Reads what a lingering connection's peer sent, dropping it; closes once the peer has.
+    private func dropLingeringInput() {
+        if readAvailable(now: Self.now(), discarding: true) >= 0 && state.lingerIsOver { close() }
     }
 
     func close() {

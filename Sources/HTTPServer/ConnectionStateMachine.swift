@@ -27,6 +27,13 @@ struct ConnectionStateMachine {
         /// An error response is queued, after which the connection closes: nothing that follows
         /// on it can be trusted, so nothing more is read.
         case failing
+        /// The last response is written and the sending side shut (the peer has read to its
+        /// end): what the peer still sends (the rest of a refused body, requests pipelined
+        /// behind) is read and dropped until it closes or `lingerTimeout` passes. Closing with
+        /// unread input would reset the connection, and a reset can destroy the response before
+        /// the peer reads it, or fail the send of a client that reads only once its body is out
+        /// (RFC 9112, section 9.6).
+        case lingering
         case closed
     }
 
@@ -69,7 +76,7 @@ struct ConnectionStateMachine {
     var isTakingRequests: Bool {
         switch phase {
         case .idle, .head, .body: true
-        case .handling, .responding, .streaming, .failing, .closed: false
+        case .handling, .responding, .streaming, .failing, .lingering, .closed: false
         }
     }
 
@@ -212,21 +219,48 @@ struct ConnectionStateMachine {
         return !isWriteBlocked
     }
 
+    /// What follows a response written to its end.
+    enum AfterWrite: Equatable {
+        /// The connection stays as it is (takes the next request, or streams on).
+        case carryOn
+        case close
+        /// Shut the sending side and read what the peer still sends, dropping it, until it
+        /// closes or the linger timeout passes (`lingering`).
+        case linger
+    }
+
     /// Everything queued is written: whether the loop is to stop watching for writability, and
-    /// whether to close now (after an error, or a response that ends the connection).
-    mutating func writeCompleted() -> (stopWatchingWritable: Bool, close: Bool) {
+    /// what follows (after an error, or a response that ends the connection, the connection
+    /// ends: lingering while the peer may still be sending, at once when it sent all it will or
+    /// the server is shutting down).
+    mutating func writeCompleted(now: UInt64) -> (stopWatchingWritable: Bool, then: AfterWrite) {
         let stopWatching = isWriteBlocked
         isWriteBlocked = false
         switch phase {
         case .responding(let thenClose):
-            if !thenClose { phase = .idle }
-            return (stopWatching, thenClose)
+            if !thenClose {
+                phase = .idle
+                return (stopWatching, .carryOn)
+            }
+            return (stopWatching, end(now: now))
         case .failing:
-            return (stopWatching, true)
-        case .idle, .head, .body, .handling, .streaming, .closed:
-            return (stopWatching, false)
+            return (stopWatching, end(now: now))
+        case .idle, .head, .body, .handling, .streaming, .lingering, .closed:
+            return (stopWatching, .carryOn)
         }
     }
+
+    /// The last response is out: linger while the peer may still send.
+    private mutating func end(now: UInt64) -> AfterWrite {
+        guard input != .ended && !draining && limits.lingerTimeout > .zero else { return .close }
+        phase = .lingering
+        input = .open
+        setDeadline(now + limits.lingerTimeout.nanoseconds)
+        return .linger
+    }
+
+    /// Whether a lingering connection has heard the peer's end, and so is to be closed now.
+    var lingerIsOver: Bool { phase == .lingering && input == .ended }
 
     // MARK: - Shutdown
 
@@ -235,7 +269,7 @@ struct ConnectionStateMachine {
     mutating func drainRequested() -> Bool {
         guard phase != .closed else { return false }
         draining = true
-        return phase == .idle || phase == .streaming
+        return phase == .idle || phase == .streaming || phase == .lingering
     }
 
     /// Whether the connection was open, and so is to be closed now.
@@ -290,6 +324,9 @@ struct ConnectionStateMachine {
             return .close
         case .head, .body:
             return .fail(fail(.requestTimeout))
+        case .lingering:
+            // The peer had its time to read the response; what it sends now may meet a reset.
+            return .close
         case .handling, .responding, .streaming, .failing, .closed:
             return .none
         }

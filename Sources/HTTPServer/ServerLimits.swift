@@ -25,6 +25,11 @@ public struct ServerLimits: Sendable, Equatable {
     public var keepAliveIdleTimeout: Duration = .seconds(60)
     /// Time allowed to write one response to a peer that reads slowly.
     public var writeTimeout: Duration = .seconds(30)
+    /// Time a connection the server ends after a response keeps reading (and dropping) what the
+    /// peer still sends, its sending side already shut, before it closes: a close with unread
+    /// input resets the connection, which can lose the response on its way (RFC 9112, section
+    /// 9.6). Zero closes at once.
+    public var lingerTimeout: Duration = .seconds(5)
     /// Open connections at most; past it the server stops accepting until one closes.
     public var maxConnections = 10_000
     /// Bytes a streamed response (Server-Sent Events) may have waiting for its reader before the

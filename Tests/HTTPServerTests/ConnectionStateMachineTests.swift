@@ -7,7 +7,7 @@ import Testing
 struct ConnectionStateMachineTests {
     /// The defaults but for a body idle timeout of 3 s, so that every timeout differs and the one
     /// that fires is known: header 10 s, body idle 3 s, keep-alive idle 60 s, write 30 s; past a
-    /// grace of 10 s a body must average 1 KiB/s.
+    /// grace of 10 s a body must average 1 KiB/s; a connection ended after a response lingers 5 s.
     static var limits: ServerLimits {
         var limits = ServerLimits()
         limits.bodyIdleTimeout = .seconds(3)
@@ -35,7 +35,7 @@ struct ConnectionStateMachineTests {
         #expect(connection.wait(.milliseconds(1)) == ["408 request_timeout"])
         #expect(connection.phase == .failing)
         #expect(!connection.isReading)
-        #expect(connection.written(), "closed once the 408 is written")
+        #expect(connection.written() == "linger", "ended once the 408 is written, lingering for what the client still sends")
     }
 
     @Test("a complete head and then no body byte: 408 after the body idle timeout, not the header timeout")
@@ -191,7 +191,7 @@ struct ConnectionStateMachineTests {
         connection.handle()
         #expect(!connection.drain())
         #expect(!connection.respond(), "answered with Connection: close")
-        #expect(connection.written())
+        #expect(connection.written() == "close", "a shutdown does not linger")
     }
 
     @Test("reading pauses while pipelined bytes fill the buffer behind the request handled, and resumes after its response")
@@ -203,7 +203,7 @@ struct ConnectionStateMachineTests {
         #expect(connection.inputProcessed(betweenRequests: false, bufferedBytes: full) == "none")
         #expect(!connection.readable())
         #expect(connection.respond())
-        #expect(!connection.written())
+        #expect(connection.written() == "carryOn")
         #expect(connection.inputProcessed(betweenRequests: false, bufferedBytes: full) == "resumeReading")
         #expect(connection.isReading)
     }
@@ -233,6 +233,45 @@ struct ConnectionStateMachineTests {
         #expect(continued.receiveHead(.post(length: 10, expectsContinue: true)) == "sendContinue")
     }
 
+    @Test("a connection ended after a response lingers, reading what the peer still sends, until the peer's end or the linger timeout")
+    func lingeringClose() {
+        let refused = ConnectionHarness(limits: Self.limits)
+        #expect(refused.receiveHead(.post(length: 2_000), bodyLimit: 1_000) == "413 body_too_large")
+        #expect(!refused.isReading, "nothing is read while the error is queued")
+        #expect(refused.written() == "linger")
+        #expect(refused.phase == .lingering)
+        #expect(refused.isReading, "the rest of the refused body is read, and dropped")
+        #expect(!refused.machine.lingerIsOver)
+        #expect(refused.wait(.milliseconds(4_999)) == [])
+        #expect(refused.wait(.milliseconds(1)) == ["close"], "closed at the linger timeout (5 s)")
+
+        let leaving = ConnectionHarness(limits: Self.limits)
+        #expect(leaving.receiveHead(.get) == "readBody")
+        leaving.handle()
+        #expect(!leaving.respond(keepAliveRequested: false))
+        #expect(leaving.written() == "linger", "Connection: close lingers too: requests may be pipelined behind")
+        leaving.peerEnds()
+        #expect(leaving.machine.lingerIsOver, "the peer's end ends the lingering")
+
+        let ended = ConnectionHarness(limits: Self.limits)
+        #expect(ended.receiveHead(.get) == "readBody")
+        ended.handle()
+        ended.peerEnds()
+        #expect(!ended.respond())
+        #expect(ended.written() == "close", "nothing more can come from a peer that ended its input")
+
+        let shutDown = ConnectionHarness(limits: Self.limits)
+        #expect(shutDown.receiveHead(.post(length: 2_000), bodyLimit: 1_000) == "413 body_too_large")
+        #expect(shutDown.written() == "linger")
+        #expect(shutDown.drain(), "a shutdown closes a lingering connection at once")
+
+        var noLinger = Self.limits
+        noLinger.lingerTimeout = .zero
+        let immediate = ConnectionHarness(limits: noLinger)
+        #expect(immediate.receiveHead(.post(length: 2_000), bodyLimit: 1_000) == "413 body_too_large")
+        #expect(immediate.written() == "close", "a linger timeout of zero closes at once")
+    }
+
     @Test("a streamed response has no deadline while its reader keeps up, is closed when the reader stops for the write timeout, and by a drain at once")
     func streaming() {
         let connection = ConnectionHarness(limits: Self.limits)
@@ -240,7 +279,7 @@ struct ConnectionStateMachineTests {
         connection.handle()
         #expect(!connection.respond(keepAliveRequested: false))
         connection.streamStarts()
-        #expect(!connection.written(), "the head and first bytes are written; the stream goes on")
+        #expect(connection.written() == "carryOn", "the head and first bytes are written; the stream goes on")
         #expect(connection.phase == .streaming)
         #expect(connection.isReading, "input is read, to learn that the reader left")
         #expect(connection.wait(.seconds(3600)) == [], "an hour without events: no timeout")

@@ -54,15 +54,15 @@ final class ConnectionHarness {
     /// The response's head is out and its body streams on.
     func streamStarts() { machine.streamStarted() }
 
-    /// All output is written: whether the connection closes now.
-    func written() -> Bool { machine.writeCompleted().close }
+    /// All output is written: what follows (`carryOn`, `close` or `linger`).
+    func written() -> String { summary(machine.writeCompleted(now: now).then) }
 
     /// The request's end arrives, and it is handled, answered, and the answer written at once.
     /// Whether the connection stays open for another request.
     func answer(keepAliveRequested: Bool = true) -> Bool {
         handle()
         _ = respond(keepAliveRequested: keepAliveRequested)
-        if written() {
+        if written() != "carryOn" {
             _ = machine.close()
             return false
         }
