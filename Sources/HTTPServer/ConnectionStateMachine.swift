@@ -172,7 +172,8 @@ struct ConnectionStateMachine {
     /// The parser has no event to give (it needs more bytes, or a request is being handled).
     /// `betweenRequests`: it holds nothing of a next request; `bufferedBytes`: what it holds.
     mutating func inputProcessed(betweenRequests: Bool, bufferedBytes: Int, now: UInt64) -> InputAction {
-        guard phase != .closed else { return .none }
+        // A lingering connection reads on whatever the parser holds: nothing more is parsed.
+        guard phase != .closed && phase != .lingering else { return .none }
         if isTakingRequests {
             // The peer sent all it will; what is left is an incomplete request or nothing.
             if input == .ended { return .close }

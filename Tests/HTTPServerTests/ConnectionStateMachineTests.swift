@@ -250,6 +250,9 @@ struct ConnectionStateMachineTests {
         leaving.handle()
         #expect(!leaving.respond(keepAliveRequested: false))
         #expect(leaving.written() == "linger", "Connection: close lingers too: requests may be pipelined behind")
+        let full = ConnectionStateMachine.pipelineBufferLimit
+        #expect(leaving.inputProcessed(betweenRequests: false, bufferedBytes: full) == "none")
+        #expect(leaving.isReading, "pipelined bytes left in the parser do not pause a lingering read")
         leaving.peerEnds()
         #expect(leaving.machine.lingerIsOver, "the peer's end ends the lingering")
 
