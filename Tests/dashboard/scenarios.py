@@ -577,7 +577,15 @@ class RulesTests(DashboardTest):
         wait(driver).until(choose_enforce)
         enforced = poll(lambda: self.api.get(admin, f"/v1/rules/{rule_id}")["mode"] == "enforce", API_CHANGE_SECONDS)
         self.assertTrue(enforced, "choosing enforce in select.rule-mode did not change the rule")
-        bounced = self.api.send(author, self.channel, f"again {pattern} here")
+        # The rule is stored before the rules with its change are compiled and put in force (the
+        # page's PATCH is answered after both): wait for what a send meets, not for the row.
+        text = f"again {pattern} here"
+
+        def in_force():
+            checked = self.api.call("POST", "/v1/moderation/check", {"text": text}, admin)
+            return any(rule["id"] == rule_id for rule in checked["rules"])
+        self.assertTrue(poll(in_force, API_CHANGE_SECONDS), "the enforced rule never decided a check")
+        bounced = self.api.send(author, self.channel, text)
         self.assertEqual(bounced["state"], "bounced")
 
     def test_check_text_marks_matched_span(self):
