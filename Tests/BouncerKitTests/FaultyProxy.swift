@@ -73,20 +73,23 @@ final class FaultyProxy: @unchecked Sendable {
     var connections: Int { lock.withLock { connectionCount } }
 
     /// Cuts every open connection, both ways.
+    ///
+    /// Under the lock: a pair that finishes leaves `sockets` under it before closing its
+    /// descriptors, so none is shut after its number went to another socket of the process (a
+    /// parallel test's connection, which would see its answer cut off).
     func dropConnections() {
-        for fd in lock.withLock({ sockets }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        lock.withLock { for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)) } }
     }
 
+    /// Stops accepting and cuts every open connection. The accepting thread closes the listener
+    /// once its `accept` fails, so that it never accepts on a number reused meanwhile.
     func close() {
-        let open: Set<Int32>? = lock.withLock {
-            guard !closed else { return nil }
+        lock.withLock {
+            guard !closed else { return }
             closed = true
-            return sockets
+            shutdown(listener, Int32(SHUT_RDWR))
+            for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
@@ -102,9 +105,10 @@ final class FaultyProxy: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
                 if errno == EINTR { continue }
+                Glibc.close(listener)
                 return
             }
-            if lock.withLock({ refusedCount += refusing ? 1 : 0; return refusing }) {
+            if lock.withLock({ refusedCount += refusing && !closed ? 1 : 0; return refusing || closed }) {
                 Glibc.close(client)
                 continue
             }
@@ -118,9 +122,16 @@ final class FaultyProxy: @unchecked Sendable {
                 Glibc.close(upstream)
                 continue
             }
-            lock.withLock {
+            let open = lock.withLock {
+                guard !closed else { return false }
                 connectionCount += 1
                 sockets.formUnion([client, upstream])
+                return true
+            }
+            guard open else {
+                Glibc.close(client)
+                Glibc.close(upstream)
+                continue
             }
             let pair = Pair(client: client, upstream: upstream)
             Thread { [self] in clientToUpstream(pair) }.start()
