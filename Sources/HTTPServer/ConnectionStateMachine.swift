@@ -234,7 +234,8 @@ struct ConnectionStateMachine {
     /// what follows (after an error, or a response that ends the connection, the connection
     /// ends: lingering while the peer may still be sending, at once when it sent all it will or
     /// the server is shutting down).
-    mutating func writeCompleted(now: UInt64) -> (stopWatchingWritable: Bool, then: AfterWrite) {
+    /// (The time is asked for only then: a keep-alive response, nearly every one, needs none.)
+    mutating func writeCompleted(now: @autoclosure () -> UInt64) -> (stopWatchingWritable: Bool, then: AfterWrite) {
         let stopWatching = isWriteBlocked
         isWriteBlocked = false
         switch phase {
@@ -243,9 +244,9 @@ struct ConnectionStateMachine {
                 phase = .idle
                 return (stopWatching, .carryOn)
             }
-            return (stopWatching, end(now: now))
+            return (stopWatching, end(now: now()))
         case .failing:
-            return (stopWatching, end(now: now))
+            return (stopWatching, end(now: now()))
         case .idle, .head, .body, .handling, .streaming, .lingering, .closed:
             return (stopWatching, .carryOn)
         }
