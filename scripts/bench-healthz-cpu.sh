@@ -45,8 +45,20 @@ for index in "${!binaries[@]}"; do
   pids+=($!); serving+=($!)
   names+=("${binaries[$index]}"); ports+=("$port")
 done
-for port in "${ports[@]}"; do
-  for _ in $(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && break; sleep 0.1; done
+for index in "${!ports[@]}"; do
+  port=${ports[$index]}
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && break
+    kill -0 "${pids[$index]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  # A server that is not answering (an older build that lacks a flag, say) is named here, with
+  # the end of its output, rather than failing later at its /proc entry.
+  if ! curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null; then
+    echo "${names[$index]} is not answering on port $port" >&2
+    [ "$index" -gt 0 ] && tail -5 "$work/$((index - 1))/log.jsonl" >&2
+    exit 1
+  fi
 done
 process() {  # index -> the pid doing the work: nginx's worker, or the Bouncer
   if [ "$1" = 0 ]; then pgrep -P "${pids[0]}" -f "nginx: worker"; else echo "${serving[$(($1 - 1))]}"; fi
