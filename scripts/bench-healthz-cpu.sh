@@ -46,17 +46,17 @@ for index in "${!binaries[@]}"; do
   names+=("${binaries[$index]}"); ports+=("$port")
 done
 for index in "${!ports[@]}"; do
-  port=${ports[$index]}
+  answering=false
   for _ in $(seq 100); do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && break
+    curl -fsS -o /dev/null "http://127.0.0.1:${ports[$index]}/healthz" 2>/dev/null && { answering=true; break; }
     kill -0 "${pids[$index]}" 2>/dev/null || break
     sleep 0.1
   done
-  # A server that is not answering (an older build that lacks a flag, say) is named here, with
-  # the end of its output, rather than failing later at its /proc entry.
-  if ! curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null; then
-    echo "${names[$index]} is not answering on port $port" >&2
-    [ "$index" -gt 0 ] && tail -5 "$work/$((index - 1))/log.jsonl" >&2
+  # A server that does not answer (an older build that lacks a flag, say) is named here, with the
+  # end of its log, rather than failing later at its /proc entry.
+  if ! $answering; then
+    echo "${names[$index]} is not answering on port ${ports[$index]}" >&2
+    tail -5 "$([ "$index" = 0 ] && echo "$work/nginx-error.log" || echo "$work/$((index - 1))/log.jsonl")" >&2 2>/dev/null || true
     exit 1
   fi
 done
