@@ -105,19 +105,25 @@ public final class ServiceProcess: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardOutput = output
         process.standardError = output
-        try process.run()
-        Self.running.withLock { _ = $0.insert(process.processIdentifier) }
-        try output.close()
-        let deadline = ContinuousClock.now + TestTiming.scaled(startTimeout)
-        while ContinuousClock.now < deadline {
-            if let line = lines.first(where: { $0.contains("\"msg\":\"listening\"") }),
-               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-               let port = object["port"] as? Int {
-                self.port = port
-                break
+        do {
+            // The start's time counts from its slot: dozens of tests starting services at once on
+            // a busy machine would otherwise share its cores and each run past its timeout.
+            Self.startingSlots.wait()
+            defer { Self.startingSlots.signal() }
+            try process.run()
+            Self.running.withLock { _ = $0.insert(process.processIdentifier) }
+            try output.close()
+            let deadline = ContinuousClock.now + TestTiming.scaled(startTimeout)
+            while ContinuousClock.now < deadline {
+                if let line = lines.first(where: { $0.contains("\"msg\":\"listening\"") }),
+                   let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                   let port = object["port"] as? Int {
+                    self.port = port
+                    break
+                }
+                if !isRunning { break }
+                Thread.sleep(forTimeInterval: 0.02)
             }
-            if !isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
         }
         guard port != 0 else {
             if isRunning { kill(process.processIdentifier, SIGKILL); _ = waitForExit(timeout: .seconds(10)) }
@@ -127,6 +133,10 @@ public final class ServiceProcess: @unchecked Sendable {
             try ServiceProcess(arguments: arguments, environment: environment, directory: directory, startTimeout: startTimeout, instances: 1)
         }
     }
+
+    /// Services starting at once: about two a core. A start (the bundled texts parsed, the store
+    /// opened and migrated, the rules compiled) is all CPU, and a start never waits for another.
+    private static let startingSlots = DispatchSemaphore(value: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
     /// Services started and not yet released: killed when the test process exits, should one
     /// still be held then (a service must not outlive the tests that started it).
