@@ -60,8 +60,12 @@ public struct AppealDecision: Sendable {
     public var message: StoredMessage?
     /// The ban still in force on the appellant, for a ban's appeal.
     public var ban: StoredBan?
-    /// The bans' version at which an overturn lifted the ban.
+    /// The bans' version at which an overturn lifted the ban: the ban appealed, or a ban the strike
+    /// policy gave once the strike taken back left the user below its step.
     public var liftedBanVersion: UInt64?
+    /// Whether the ban lifted was the strike policy's, lifted because the user's active strikes no
+    /// longer reach its step.
+    public var liftedStrikeBan: Bool = false
     /// The strike an upheld removal added, and any ban it brought.
     public var strike: StrikeOutcome
 }
@@ -70,6 +74,8 @@ public enum AppealDecisionOutcome: Sendable {
     case decided(AppealDecision)
     case notFound
     case alreadyDecided
+    /// The decider is the appellant: nobody decides their own case.
+    case ownCase
 }
 
 public protocol AppealRepository: Sendable {
@@ -85,12 +91,16 @@ public protocol AppealRepository: Sendable {
     func appealQueue(state: String, after: String?, limit: Int) async throws -> [AppealItem]
     /// Upholds or overturns an open appeal, in one transaction with all that follows:
     /// - an overturn delivers the message (its rule hits `hitRules` become dismissed reviews, and
-    ///   its strike is taken back), or lifts the ban (and takes back the strike behind it);
+    ///   its strike is taken back, which lifts a ban the strike policy gave once the user's active
+    ///   strikes fall below its step, with the events `strikeBanLifted` makes), or lifts the ban
+    ///   (and takes back the strike its decision made, if any);
+    /// - nobody decides their own case: `ownCase` when `moderator` is the appellant;
     /// - an upheld removal is a strike (`strike` makes its terms);
     /// - the audit entry, and the events `events` makes of the outcome.
     func decideAppeal(id: String, overturn: Bool, note: String?, by moderator: String, now: String, audit: AuditEntry,
                       strike: @escaping @Sendable (StoredMessage) -> StrikeTerms,
                       hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                      strikeBanLifted: @escaping @Sendable (_ userID: String) throws -> [NewEvent],
                       events: @escaping @Sendable (AppealDecision) throws -> [NewEvent]) async throws -> AppealDecisionOutcome
 }
 
@@ -196,10 +206,12 @@ extension SQLStore {
     public func decideAppeal(id: String, overturn: Bool, note: String?, by moderator: String, now: String, audit: AuditEntry,
                              strike: @escaping @Sendable (StoredMessage) -> StrikeTerms,
                              hitRules: @escaping @Sendable (StoredMessage) -> [String],
+                             strikeBanLifted: @escaping @Sendable (_ userID: String) throws -> [NewEvent],
                              events: @escaping @Sendable (AppealDecision) throws -> [NewEvent]) async throws -> AppealDecisionOutcome {
         try await write { database in
             guard let row = try database.fetchOne("SELECT \(Self.appealColumns) FROM appeals WHERE id = ?", [.text(id)]) else { return .notFound }
             var appeal = try Self.storedAppeal(row)
+            guard appeal.userID != moderator else { return .ownCase }
             guard appeal.state == "open" else { return .alreadyDecided }
             appeal.state = overturn ? "overturned" : "upheld"
             appeal.decidedBy = moderator
@@ -212,6 +224,11 @@ extension SQLStore {
                 if let message = try MessageSQL.read(database, id: appeal.targetID) {
                     if overturn {
                         try Self.overturn(message, hitRules: hitRules(message), now: now, database)
+                        if let version = try Self.liftStrikeBanBelowStep(userID: message.userID, now: now,
+                                                                        events: try strikeBanLifted(message.userID), database) {
+                            decision.liftedBanVersion = version
+                            decision.liftedStrikeBan = true
+                        }
                     } else if message.state == .removed {
                         decision.strike = try Self.addStrike(strike(message), now: now, database)
                     }
@@ -219,8 +236,8 @@ extension SQLStore {
                 }
             } else if let ban = try Self.banInForce(appeal.targetID, now: now, database) {
                 if overturn {
+                    try Strikes.revokeBehindBan(userID: ban.userID, now: now, database)
                     try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(ban.userID)])
-                    try Strikes.revokeBehindBan(userID: ban.userID, banCreatedAt: ban.createdAt, now: now, database)
                     decision.liftedBanVersion = try Self.advance(.bans, database)
                 } else {
                     decision.ban = ban

@@ -52,6 +52,34 @@ public struct ReviewResult: Sendable {
     public var resolved: Int
     /// The strike the decision made on the author, and any ban the strike policy gave.
     public var strike: StrikeOutcome = .none
+    /// The moderator's ban of the author (`ban_author`), with the bans' version it committed at;
+    /// nil when none was asked for, or the strike policy's ban lasts at least as long.
+    public var ban: StoredBan?
+    public var banVersion: UInt64?
+}
+
+/// The ban a review's `ban_author` gives its author, with its audit entry and events: written in
+/// the review's own transaction, so a crash leaves the review, its strike and the ban all there
+/// or none of them.
+public struct ReviewBan: Sendable {
+    public var ban: StoredBan
+    public var audit: AuditEntry
+    public var events: [NewEvent]
+
+    public init(ban: StoredBan, audit: AuditEntry, events: [NewEvent]) {
+        self.ban = ban
+        self.audit = audit
+        self.events = events
+    }
+
+    /// Whether a ban that ends at `end` ends before one that ends at `other` (nil: never ends).
+    public static func ends(_ end: String?, before other: String?) -> Bool {
+        switch (end, other) {
+        case (nil, _): false
+        case (.some, nil): true
+        case let (end?, other?): end < other
+        }
+    }
 }
 
 public protocol FlagRepository: Sendable {
@@ -74,10 +102,13 @@ public protocol FlagRepository: Sendable {
     /// decision), with its audit entry, in one transaction. Nil when there is no such message.
     /// `hitRules` names the rules that hit the message as it was: each gets the decision as a
     /// review outcome (`rule_reviews`), confirmed unless it dismissed. `strike`, for a decision
-    /// that confirms a violation, makes the terms of the author's strike.
+    /// that confirms a violation, makes the terms of the author's strike. `ban`, for `ban_author`,
+    /// makes the moderator's ban of the author, written in the same transaction unless the
+    /// strike policy has just given one at least as long.
     func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                 audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
                 strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
+                ban: (@Sendable (StoredMessage) throws -> ReviewBan)?,
                 events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
 }
 
@@ -104,7 +135,7 @@ extension FlagRepository {
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry) async throws -> ReviewResult? {
         try await review(messageID: messageID, resolution: resolution, removeMessage: removeMessage, by: moderator, now: now,
-                         audit: audit, hitRules: { _ in [] }, strike: nil, events: { _ in [] })
+                         audit: audit, hitRules: { _ in [] }, strike: nil, ban: nil, events: { _ in [] })
     }
 }
 
@@ -136,7 +167,8 @@ extension SQLStore {
                          now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent])
         async throws -> FlagOutcome {
         try await write { database in
-            guard let message = try MessageSQL.read(database, id: messageID),
+            // A tombstone has nothing left to report: as if the message did not exist.
+            guard let message = try MessageSQL.read(database, id: messageID), message.state != .deleted,
                   MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: reporter)
             else { return .messageNotFound }
             guard message.userID != reporter.userID else { return .ownMessage }
@@ -262,6 +294,7 @@ extension SQLStore {
     public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
                        audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
                        strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
+                       ban: (@Sendable (StoredMessage) throws -> ReviewBan)?,
                        events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
         try await write { database in
             guard let reviewed = try MessageSQL.read(database, id: messageID) else { return nil }
@@ -282,7 +315,15 @@ extension SQLStore {
             }
             try Self.insert(audit, database)
             let struck = try strike.map { try Self.addStrike($0(reviewed), now: now, database) } ?? .none
-            let result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved, strike: struck)
+            var result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved, strike: struck)
+            // The moderator's ban, unless the strike policy has just given one at least as long.
+            if let given = try ban?(reviewed), struck.ban.map({ ReviewBan.ends($0.expiresAt, before: given.ban.expiresAt) }) ?? true {
+                try Self.upsert(given.ban, cause: BanCause(strikeID: struck.strikeID, strikeStep: nil), database)
+                try Self.insert(given.audit, database)
+                try EventLog.append(given.events, database)
+                result.ban = given.ban
+                result.banVersion = try Self.advance(.bans, database)
+            }
             try EventLog.append(try events(result), database)
             return result
         }

@@ -166,16 +166,18 @@ extension SQLStore {
         }
     }
 
-    /// Bans a user, or replaces the ban on them, in the caller's transaction.
-    static func upsert(_ ban: StoredBan, _ database: some SQLConnection) throws {
+    /// Bans a user, or replaces the ban on them (and its cause), in the caller's transaction.
+    static func upsert(_ ban: StoredBan, cause: BanCause = .none, _ database: some SQLConnection) throws {
         try database.execute(
             """
-            INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO bans (user_id, reason, shadow, expires_at, created_by, created_at, strike_id, strike_step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET reason = excluded.reason, shadow = excluded.shadow, expires_at = excluded.expires_at,
-                created_by = excluded.created_by, created_at = excluded.created_at
+                created_by = excluded.created_by, created_at = excluded.created_at, strike_id = excluded.strike_id,
+                strike_step = excluded.strike_step
             """,
             [.text(ban.userID), ban.reason.map(DatabaseValue.text) ?? .null, .integer(ban.shadow ? 1 : 0),
-             ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt)])
+             ban.expiresAt.map(DatabaseValue.text) ?? .null, .text(ban.createdBy), .text(ban.createdAt),
+             cause.strikeID.databaseValue, cause.strikeStep.map { .integer(Int64($0)) } ?? .null])
     }
 
     static func insert(_ entry: AuditEntry, _ database: some SQLConnection) throws {

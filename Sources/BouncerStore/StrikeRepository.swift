@@ -25,12 +25,13 @@ public struct StoredStrike: Sendable, Equatable {
 public struct StrikeTerms: Sendable {
     /// The strike, `expiresAt` already set by the policy in force.
     public var strike: StoredStrike
-    /// The ban for a user with this many active strikes (the new one included), or nil.
-    public var banFor: @Sendable (_ activeStrikes: Int) -> StoredBan?
+    /// The ban for a user with this many active strikes (the new one included), with the count of
+    /// strikes of the policy's step that gives it; nil when no step is reached.
+    public var banFor: @Sendable (_ activeStrikes: Int) -> (ban: StoredBan, step: Int)?
     /// The audit entry and events of a ban the policy gives.
     public var banRecord: @Sendable (StoredBan) throws -> (audit: AuditEntry, events: [NewEvent])
 
-    public init(strike: StoredStrike, banFor: @escaping @Sendable (Int) -> StoredBan?,
+    public init(strike: StoredStrike, banFor: @escaping @Sendable (Int) -> (ban: StoredBan, step: Int)?,
                 banRecord: @escaping @Sendable (StoredBan) throws -> (audit: AuditEntry, events: [NewEvent])) {
         self.strike = strike
         self.banFor = banFor
@@ -38,12 +39,21 @@ public struct StrikeTerms: Sendable {
     }
 }
 
-/// What making a strike did: whether it was new (a message has one strike at most), and the ban
-/// the policy gave, with the bans' version it committed at.
+/// What making a strike did: whether it was new (a message has one strike at most), the strike in
+/// force for the decision (the new one, or the one its message had already), and the ban the
+/// policy gave, with the bans' version it committed at.
 public struct StrikeOutcome: Sendable, Equatable {
     public var added: Bool
     public var ban: StoredBan?
     public var bansVersion: UInt64?
+    public var strikeID: String?
+
+    public init(added: Bool, ban: StoredBan?, bansVersion: UInt64?, strikeID: String? = nil) {
+        self.added = added
+        self.ban = ban
+        self.bansVersion = bansVersion
+        self.strikeID = strikeID
+    }
 
     public static let none = StrikeOutcome(added: false, ban: nil, bansVersion: nil)
 }
@@ -80,15 +90,18 @@ public enum Strikes {
         try database.execute("UPDATE strikes SET revoked_at = ? WHERE message_id = ? AND revoked_at IS NULL", [.text(now), .text(messageID)])
     }
 
-    /// Takes back the strike behind a ban given at `banCreatedAt`: the user's latest strike in
-    /// force made no later than the ban.
-    static func revokeBehindBan(userID: String, banCreatedAt: String, now: String, _ database: some SQLConnection) throws {
-        guard let id = try database.fetchValue(
-            """
-            SELECT id FROM strikes WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND created_at <= ?
-            ORDER BY id DESC LIMIT 1
-            """, [.text(userID), .text(now), .text(banCreatedAt)], as: String.self) else { return }
-        try database.execute("UPDATE strikes SET revoked_at = ? WHERE id = ?", [.text(now), .text(id)])
+    /// Takes back the strike that the decision behind `userID`'s ban made (a review's
+    /// `ban_author`, or the strike that reached the policy's step), and no other: a moderator's
+    /// ban from the API made none.
+    static func revokeBehindBan(userID: String, now: String, _ database: some SQLConnection) throws {
+        guard let id = try database.fetchValue("SELECT strike_id FROM bans WHERE user_id = ?", [.text(userID)], as: String.self) else { return }
+        try database.execute("UPDATE strikes SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.text(now), .text(id)])
+    }
+
+    /// `userID`'s strikes in force at `now`.
+    static func activeCount(userID: String, now: String, _ database: some SQLConnection) throws -> Int {
+        try database.fetchValue("SELECT count(*) FROM strikes WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+                                [.text(userID), .text(now)], as: Int.self) ?? 0
     }
 }
 
@@ -103,12 +116,15 @@ extension SQLStore {
             ON CONFLICT (message_id) WHERE message_id IS NOT NULL AND revoked_at IS NULL DO NOTHING
             """, [.text(strike.id), .text(strike.userID), .text(strike.reason), strike.messageID.databaseValue, .text(strike.createdAt),
                   .text(strike.expiresAt)])
-        guard database.changes > 0 else { return .none }
-        let active = try database.fetchValue(
-            "SELECT count(*) FROM strikes WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?",
-            [.text(strike.userID), .text(now)], as: Int.self) ?? 0
-        let added = StrikeOutcome(added: true, ban: nil, bansVersion: nil)
-        guard let ban = terms.banFor(active) else { return added }
+        guard database.changes > 0 else {
+            let existing = try strike.messageID.flatMap { messageID in
+                try database.fetchValue("SELECT id FROM strikes WHERE message_id = ? AND revoked_at IS NULL", [.text(messageID)], as: String.self)
+            }
+            return StrikeOutcome(added: false, ban: nil, bansVersion: nil, strikeID: existing)
+        }
+        let active = try Strikes.activeCount(userID: strike.userID, now: now, database)
+        let added = StrikeOutcome(added: true, ban: nil, bansVersion: nil, strikeID: strike.id)
+        guard let (ban, step) = terms.banFor(active) else { return added }
         if let current = try database.fetchOne(
             "SELECT expires_at FROM bans WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)", [.text(strike.userID), .text(now)]) {
             // A ban for good, or one that ends no sooner than the policy's, stays as it is.
@@ -116,9 +132,33 @@ extension SQLStore {
             if let end = ban.expiresAt, currentEnd >= end { return added }
         }
         let record = try terms.banRecord(ban)
-        try Self.upsert(ban, database)
+        try Self.upsert(ban, cause: BanCause(strikeID: strike.id, strikeStep: step), database)
         try Self.insert(record.audit, database)
         try EventLog.append(record.events, database)
-        return StrikeOutcome(added: true, ban: ban, bansVersion: try Self.advance(.bans, database))
+        return StrikeOutcome(added: true, ban: ban, bansVersion: try Self.advance(.bans, database), strikeID: strike.id)
     }
+
+    /// Lifts `userID`'s ban when the strike policy gave it and their active strikes at `now` no
+    /// longer reach its step (strikes taken back by overturned appeals), with an audit entry by
+    /// `system` and the events `events` makes; the bans' version it committed at, or nil.
+    static func liftStrikeBanBelowStep(userID: String, now: String, events: [NewEvent], _ database: Connection) throws -> UInt64? {
+        guard let step = try database.fetchValue(
+            "SELECT strike_step FROM bans WHERE user_id = ? AND strike_step IS NOT NULL AND (expires_at IS NULL OR expires_at > ?)",
+            [.text(userID), .text(now)], as: Int.self),
+              try Strikes.activeCount(userID: userID, now: now, database) < step else { return nil }
+        try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(userID)])
+        try Self.insert(AuditEntry(id: TimeOrderedID.make(), actorID: SystemFlag.reporterID, action: "user.unban", targetType: "user",
+                                   targetID: userID, note: "strikes", details: #"{"reason":"strikes"}"#, createdAt: now), database)
+        try EventLog.append(events, database)
+        return try Self.advance(.bans, database)
+    }
+}
+
+/// What caused a ban (migration 0019): the strike its decision made, and for the strike policy's
+/// bans the step's count of strikes. A moderator's ban from the API has none.
+struct BanCause {
+    var strikeID: String?
+    var strikeStep: Int?
+
+    static let none = BanCause(strikeID: nil, strikeStep: nil)
 }

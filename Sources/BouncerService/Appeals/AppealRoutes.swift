@@ -151,16 +151,22 @@ struct AppealRoutes: Sendable {
             audit: audit.entry(identity, "appeal.decide", "appeal", id, note: input.note, details: ["decision": input.decision]),
             strike: { message in StrikePolicy.terms(policy, userID: message.userID, reason: "appeal_upheld", messageID: message.id) },
             hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
+            strikeBanLifted: { userID in [try .of(.userUnbanned, ["user_id": userID, "reason": "strikes"])] },
             events: { decision in
                 var made = [events.ofAppeal(.appealDecided, decision.appeal, message: decision.message)]
-                if decision.liftedBanVersion != nil { made.append(try .of(.userUnbanned, ["user_id": decision.appeal.targetID])) }
+                // The ban appealed, lifted (a strike policy's ban lifted by a message's overturn has its own event).
+                if decision.liftedBanVersion != nil, !decision.liftedStrikeBan {
+                    made.append(try .of(.userUnbanned, ["user_id": decision.appeal.userID]))
+                }
                 return made
             })
         switch outcome {
         case .notFound: throw HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
         case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
+        case .ownCase: throw ModeratorRoutes.ownCase
         case .decided(let decision):
-            if let version = decision.liftedBanVersion { bans.remove(decision.appeal.targetID, sequence: version) }
+            // The appellant is the user banned, for an appeal of a ban and of a message alike.
+            if let version = decision.liftedBanVersion { bans.remove(decision.appeal.userID, sequence: version) }
             if let ban = decision.strike.ban, let version = decision.strike.bansVersion { bans.set(ban, sequence: version) }
             var members: [(name: String, json: [UInt8])] = []
             if decision.appeal.targetType == "message" {

@@ -87,9 +87,10 @@ struct StrikePolicy: Codable, Sendable, Equatable {
             strike: strike,
             banFor: { active in
                 guard let step = policy?.step(for: active) else { return nil }
-                return StoredBan(userID: userID, reason: "strikes", shadow: false,
-                                 expiresAt: step.ban_seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
-                                 createdBy: Audit.system.userID, createdAt: Timestamp.format(now))
+                let ban = StoredBan(userID: userID, reason: "strikes", shadow: false,
+                                    expiresAt: step.ban_seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
+                                    createdBy: Audit.system.userID, createdAt: Timestamp.format(now))
+                return (ban, step.strikes)
             },
             banRecord: { ban in
                 var details = ["shadow": "false", "reason": "strikes"]

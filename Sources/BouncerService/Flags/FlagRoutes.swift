@@ -228,23 +228,24 @@ struct FlagRoutes: Sendable {
         if resolution != "dismissed" {
             strike = { message in StrikePolicy.terms(policy, userID: message.userID, reason: resolution, messageID: message.id) }
         }
+        // `ban_author`: the moderator's ban, in the review's own transaction.
+        var ban: (@Sendable (StoredMessage) throws -> ReviewBan)?
+        if input.decision == "ban_author" {
+            let (note, seconds) = (input.note, input.ban_duration_seconds)
+            ban = { message in try ModeratorRoutes.banRecord(message.userID, reason: note, seconds: seconds, shadow: false, by: identity, note: note) }
+        }
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",
                                                        by: identity.userID, now: Timestamp.now(), audit: entry,
                                                        hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
-                                                       strike: strike,
+                                                       strike: strike, ban: ban,
                                                        events: { result in
                                                            events.ofReview(result, messageID: messageID, decision: decision,
                                                                            resolution: resolution, moderatorID: identity.userID)
                                                        }),
               let message = result.message else { throw MessagesRoutes.notFound }
         if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
-        // The moderator's ban, unless the strike policy has just given one at least as long.
-        let requestedEnd = input.ban_duration_seconds.map { Timestamp.format(Date().addingTimeInterval(Double($0))) }
-        if input.decision == "ban_author", result.strike.ban.map({ Self.ends($0.expiresAt, before: requestedEnd) }) ?? true {
-            _ = try await ModeratorRoutes.ban(message.userID, reason: input.note, seconds: input.ban_duration_seconds, shadow: false,
-                                              by: identity, note: input.note, repository: repository, bans: bans, audit: audit)
-        }
+        if let ban = result.ban, let version = result.banVersion { bans.set(ban, sequence: version) }
         var json: [UInt8] = Array("{\"decision\":".utf8)
         JSONText.appendString(input.decision, to: &json)
         json.append(contentsOf: ",\"resolved\":\(result.resolved),\"message\":".utf8)
@@ -252,14 +253,5 @@ struct FlagRoutes: Sendable {
                                                  alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled))
         json.append(UInt8(ascii: "}"))
         return .json(.ok, json)
-    }
-
-    /// Whether a ban that ends at `end` ends before one that ends at `other` (nil: never ends).
-    static func ends(_ end: String?, before other: String?) -> Bool {
-        switch (end, other) {
-        case (nil, _): false
-        case (.some, nil): true
-        case let (end?, other?): end < other
-        }
     }
 }

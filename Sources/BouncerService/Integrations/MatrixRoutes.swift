@@ -93,7 +93,9 @@ struct MatrixRoutes: Sendable {
         let ban = context.bans.active(message.sender)
         if let ban, !ban.shadow { return Self.banned(choice) }
         if let retryAfter = await context.takeSendToken(message.sender) { return Self.limited(retryAfter) }
-        let submission = Submission(text: message.text, channelID: message.roomID, id: message.eventID)
+        var submission = Submission(text: message.text, channelID: message.roomID, id: message.eventID)
+        // An event id Bouncer holds for another text or sender is judged all the same.
+        submission.ownIDWhenTaken = true
         let identity = Identity(userID: message.sender, role: .user)
         let answer: IntegrationContext.Answer
         do {
@@ -109,7 +111,9 @@ struct MatrixRoutes: Sendable {
         case .created(let stored), .replayed(let stored):
             return stored.state == .delivered ? Self.allowed : Self.refused(choice)
         case .conflict, .parentNotFound:
-            throw HTTPError(.conflict, code: "id_conflict", detail: "The event id is taken by another message.").keyed("matrix.event_id_taken")
+            // Neither comes of a message stored under its own id when its event id is taken, and
+            // with no parent: the verdict decides.
+            return MessageState(after: submitted.verdict.action) == .delivered ? Self.allowed : Self.refused(choice)
         }
     }
 
@@ -137,16 +141,22 @@ struct MatrixRoutes: Sendable {
         }
     }
 
-    /// A redaction of a message Bouncer holds deletes it, as its author's delete would (or a
-    /// moderator's, when someone else redacts it: the homeserver has checked their power to).
-    /// Redactions are never refused.
+    /// A redaction of a message Bouncer holds deletes it when its author made it, as their delete
+    /// would. Synapse calls this before it checks whether the sender may redact at all, so anyone
+    /// else's redaction (a member's that Synapse will refuse, or a room moderator's) changes
+    /// nothing here: Bouncer's moderators act through Bouncer. Redactions are never refused.
     private func redact(_ redacts: String, by sender: String) async throws -> Response {
+        guard MatrixID.isUserID(sender) else {
+            throw HTTPError(.badRequest, code: "invalid_field",
+                            detail: "The redaction's sender is not a Matrix user id (@localpart:server, at most 255 characters).").keyed("matrix.ids")
+        }
         guard MatrixID.isEventID(redacts), let message = try await context.messages.store.message(id: redacts),
-              message.state != .removed, message.state != .deleted else {
-            // Not held, or removed already (Bouncer's own redaction of a moderator's removal).
+              message.userID == sender, message.state != .removed, message.state != .deleted else {
+            // Not held, not the sender's own, or removed already (Bouncer's own redaction of a
+            // moderator's removal).
             return Self.allowed
         }
-        let identity = Identity(userID: sender, role: sender == message.userID ? .user : .moderator)
+        let identity = Identity(userID: sender, role: .user)
         do {
             try await context.messages.delete(redacts, identity)
         } catch is HTTPError {

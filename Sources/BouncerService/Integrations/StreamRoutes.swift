@@ -93,26 +93,32 @@ struct StreamRoutes: Sendable {
         if let retryAfter = await context.takeSendToken(hook.userID) {
             return ("error", Self.error(hook.message, text: choice.text("error.rate_limited.detail", [String(retryAfter)])))
         }
-        let submission = Submission(text: hook.text, channelID: hook.channelID, id: hook.messageID)
+        var submission = Submission(text: hook.text, channelID: hook.channelID, id: hook.messageID)
+        // A message id Bouncer holds for another text or user is judged all the same: Stream sends
+        // the message when its hook fails, so an error here would be a way around moderation.
+        submission.ownIDWhenTaken = true
         let identity = Identity(userID: hook.userID, role: .user)
         guard case .committed(let submitted) = try await context.submit(submission, identity, ban: ban) else {
             return ("unchanged", hook.message)
         }
+        let (state, text): (MessageState, String)
         switch submitted.outcome {
         case .created(let stored), .replayed(let stored):
-            switch stored.state {
-            case .delivered where stored.text != hook.text:
-                return ("masked", Self.replacing(hook.message, ["text": .string(stored.text)]))
-            case .delivered, .deleted:
-                return ("unchanged", hook.message)
-            case .bounced, .removed, .shadowed:
-                let text = choice.text("message.bounce.title") + "\n" + choice.text("message.moderation.alert.message")
-                return ("error", Self.error(hook.message, text: text))
-            }
-        case .conflict:
-            throw HTTPError(.conflict, code: "id_conflict", detail: "The message id is taken by another message.").keyed("messages.id_taken")
-        case .parentNotFound:
-            throw HTTPError(.unprocessableContent, code: "parent_not_found", detail: "The message's parent is not one Bouncer holds.").keyed("stream.parent")
+            (state, text) = (stored.state, stored.text)
+        case .conflict, .parentNotFound:
+            // Neither comes of a message stored under its own id when its id is taken, and with
+            // no parent: the verdict decides, and the hook still answers 200.
+            let outcome = MessagesRoutes.Outcome(submitted.verdict, text: hook.text)
+            (state, text) = (outcome.state, outcome.text)
+        }
+        switch state {
+        case .delivered where text != hook.text:
+            return ("masked", Self.replacing(hook.message, ["text": .string(text)]))
+        case .delivered, .deleted:
+            return ("unchanged", hook.message)
+        case .bounced, .removed, .shadowed:
+            let text = choice.text("message.bounce.title") + "\n" + choice.text("message.moderation.alert.message")
+            return ("error", Self.error(hook.message, text: text))
         }
     }
 

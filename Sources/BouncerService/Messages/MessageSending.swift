@@ -15,6 +15,11 @@ struct Submission: Sendable {
     var parentID: String?
     /// `custom` as JSON text.
     var custom: String?
+    /// What a taken `id` does. The API's send answers 409 `id_conflict`, as a client chose the id
+    /// and retries with it. A chat server's message is judged whatever its id (an id is no way
+    /// around moderation): when another message holds the id, it is stored under one of
+    /// Bouncer's own instead.
+    var ownIDWhenTaken = false
 }
 
 /// What became of a submission: the store's outcome and the verdict that decided it.
@@ -106,9 +111,21 @@ extension MessagesRoutes {
                                     originalText: outcome.originalText, state: outcome.state, parentID: submission.parentID,
                                     custom: submission.custom, moderation: outcome.moderation, bounceAction: outcome.bounceAction,
                                     flagged: outcome.flagRule != nil, edited: false, createdAt: now, updatedAt: now)
-        let flags = outcome.systemFlags(messageID: id, channelID: channelID, now: now)
-        store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: identity.viewer) { result in
+        store(message, outcome, sender: identity.viewer, ownIDWhenTaken: submission.ownIDWhenTaken) { result in
             completion(result.map { Submitted(outcome: $0, verdict: verdict) })
+        }
+    }
+
+    /// Stores a judged message in the next group commit; once more under a new id of Bouncer's
+    /// own when `ownIDWhenTaken` and another message holds its id.
+    private func store(_ message: StoredMessage, _ outcome: Outcome, sender: Viewer, ownIDWhenTaken: Bool,
+                       _ completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
+        let flags = outcome.systemFlags(messageID: message.id, channelID: message.channelID, now: message.createdAt)
+        store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: sender) { result in
+            guard ownIDWhenTaken, case .success(.conflict) = result else { return completion(result) }
+            var renamed = message
+            renamed.id = TimeOrderedID.make()
+            self.store(renamed, outcome, sender: sender, ownIDWhenTaken: false, completion)
         }
     }
 }

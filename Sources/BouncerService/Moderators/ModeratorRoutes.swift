@@ -55,21 +55,23 @@ struct ModeratorRoutes: Sendable {
         }
     }
 
-    /// Bans `userID` and writes the audit entry with it; shared with the review decision.
-    static func ban(_ userID: String, reason: String?, seconds: Int?, shadow: Bool, by identity: Identity, note: String? = nil,
-                    repository: any ModerationRepository, bans: BanList, audit: Audit) async throws -> StoredBan {
+    /// A moderator's ban of `userID`, with its audit entry and event, as written by the ban route
+    /// and, in its own transaction, by a review's `ban_author`.
+    static func banRecord(_ userID: String, reason: String?, seconds: Int?, shadow: Bool, by identity: Identity,
+                          note: String? = nil) throws -> ReviewBan {
         let now = Date()
         let ban = StoredBan(userID: userID, reason: reason, shadow: shadow,
                             expiresAt: seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
                             createdBy: identity.userID, createdAt: Timestamp.format(now))
         var details = ["shadow": String(shadow)]
         if let seconds { details["duration_seconds"] = String(seconds) }
-        let sequence = try await repository.ban(ban, audit: audit.entry(identity, "user.ban", "user", userID, note: note ?? reason,
-                                                                        details: details),
-                                                events: [.of(.userBanned, BanJSON(ban))])
-        bans.set(ban, sequence: sequence)
-        return ban
+        return ReviewBan(ban: ban, audit: Audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details),
+                         events: [try .of(.userBanned, BanJSON(ban))])
     }
+
+    /// 403 `own_case`: nobody decides their own case (lifts their own ban, decides their own appeal).
+    static let ownCase = HTTPError(.forbidden, code: "own_case",
+                                   detail: "Nobody decides their own case: another moderator or an admin must.")
 
     func register(in routes: inout Routes) {
         let repository = self.repository
@@ -84,12 +86,15 @@ struct ModeratorRoutes: Sendable {
             if let seconds = input.duration_seconds, !(1...Self.maxBanSeconds).contains(seconds) {
                 throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(Self.maxBanSeconds).").keyed("field.range", "duration_seconds", 1, Self.maxBanSeconds)
             }
-            let ban = try await Self.ban(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
-                                         by: identity, repository: repository, bans: bans, audit: audit)
-            return try Response.encoded(BanJSON(ban), status: .created)
+            let record = try Self.banRecord(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
+                                             by: identity)
+            let sequence = try await repository.ban(record.ban, audit: record.audit, events: record.events)
+            bans.set(record.ban, sequence: sequence)
+            return try Response.encoded(BanJSON(record.ban), status: .created)
         }
         routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
             let userID = try Self.userID(request)
+            guard userID != identity.userID else { throw Self.ownCase }
             guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
                                                             events: [.of(.userUnbanned, ["user_id": userID])]) else {
                 throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
