@@ -146,6 +146,11 @@ final class ServiceHarness: Sendable {
         return try await send(method, path, token: user.map { token($0.0, $0.1) }, body: body, headers: headers)
     }
 
+    /// `body` sent as it is (a chat server's signed body), with `headers` and no token.
+    func post(_ path: String, body: String, headers: [(String, String)]) async throws -> Reply {
+        try await send("POST", path, token: nil, body: Array(body.utf8), headers: headers)
+    }
+
     /// Adds a word rule, as root.
     func rule(_ pattern: String, _ action: String) async throws {
         let reply = try await call("POST", "/v1/rules", as: "root", body: #"{"kind":"word","pattern":"\#(pattern)","action":"\#(action)"}"#)
