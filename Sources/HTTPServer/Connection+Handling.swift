@@ -20,7 +20,7 @@ extension Connection {
         case .immediate(let body):
             respond(to: pending, with: context.response(Result { try body(request) }, to: request))
         case .async(let body):
-            Task {
+            runningHandler = Task {
                 let response = context.response(await Result { try await body(request) }, to: request)
                 self.loop.execute { self.finish(pending, with: response) }
             }

@@ -50,6 +50,47 @@ import BouncerDomain
         #expect(!WebhookAddress.isPublic(bytes), "\(text)")
     }
 
+    /// IANA's special-purpose ranges that were once taken (documentation, relay anycast,
+    /// discard-only, ORCHIDv2, SRv6): each refused, at its first and last address, at
+    /// registration as at connect, while the addresses just outside stay public.
+    @Test(arguments: [("192.0.2.0", "192.0.2.255"), ("198.51.100.0", "198.51.100.255"), ("203.0.113.0", "203.0.113.255"),
+                      ("192.88.99.0", "192.88.99.255"), ("192.31.196.1", "192.52.193.1"), ("192.175.48.1", "240.0.0.1"),
+                      ("3fff::", "3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff"), ("100::", "100::ffff:ffff:ffff:ffff"),
+                      ("100:0:0:1::1", "2001:1ff::1"), ("2001:20::", "2001:2f:ffff:ffff:ffff:ffff:ffff:ffff"),
+                      ("5f00::", "5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), ("2620:4f:8000::1", "::ffff:203.0.113.9")])
+    func specialPurposeRangesAreRefused(first: String, last: String) async {
+        for text in [first, last] {
+            let bytes = Self.address(text)
+            #expect(!WebhookAddress.isPublic(bytes), "\(text)")
+            let host = text.contains(":") ? "[\(text)]" : text
+            await #expect(throws: WebhookAddress.Refusal.self, "\(text)") { try await WebhookAddress.check("http://\(host)/hook", allowPrivate: false) }
+        }
+    }
+
+    @Test(arguments: ["192.0.1.255", "192.0.3.0", "198.51.99.255", "198.51.101.0", "203.0.112.255", "203.0.114.0", "192.88.98.255",
+                      "192.88.100.0", "3fff:1000::1", "3ffe:ffff::1", "101::1", "2001:200::1", "5f01::1", "5eff::1", "2620:4f:8001::1"])
+    func addressesJustOutsideThemArePublic(text: String) {
+        #expect(WebhookAddress.isPublic(Self.address(text)), "\(text)")
+    }
+
+    @Test func everyRangeSpellsOutAllItsBits() {
+        for range in SpecialPurposeAddresses.ipv4 + SpecialPurposeAddresses.ipv6 {
+            #expect(range.prefix.count * 8 >= range.bits, "\(range.name)")
+            #expect(range.prefix.count <= (SpecialPurposeAddresses.ipv4.contains { $0.name == range.name && $0.prefix == range.prefix } ? 4 : 16))
+        }
+    }
+
+    static func address(_ text: String) -> [UInt8] {
+        if text.contains(":") {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            #expect(inet_pton(AF_INET6, text, &bytes) == 1, "\(text)")
+            return bytes
+        }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        #expect(inet_pton(AF_INET, text, &bytes) == 1, "\(text)")
+        return bytes
+    }
+
     @Test func urlsOfThoseFormsAreRefusedAtRegistration() async {
         for url in ["http://[64:ff9b::7f00:1]/x", "http://[2002:7f00:1::1]/x", "http://[::127.0.0.1]/x", "http://[fec0::1]/x",
                     "http://[::ffff:0:127.0.0.1]/x"] {

@@ -1148,6 +1148,38 @@ class AppealsTests(DashboardTest):
         self.assertTrue(poll(lambda: self.ban_of(moderator, banned_id) is None, API_CHANGE_SECONDS),
                         "overturning the ban appeal did not lift the ban")
 
+    def test_own_case_buttons_are_disabled_with_the_reason(self):
+        """A moderator an admin banned sees their own ban appeal, and their own ban, with the
+        decision buttons disabled and the reason beside them; the server would refuse them
+        (403 own_case), and another moderator may still decide."""
+        _, admin = self.user("admin", "admin")
+        moderator_id, moderator = self.user("moderator", "moderator")
+        _, other_moderator = self.user("other", "moderator")
+        self.api.ban(admin, moderator_id, reason=f"abuse of power {self.tag}", duration_seconds=7200)
+        appeal = self.api.call("POST", "/v1/me/ban/appeal", {"reason": f"I was right {self.tag}"}, moderator)
+        browser = self.open_browser()
+        driver = browser.driver
+        self.open_appeals(browser, moderator)
+        wait(driver, LIVE_REPORT_SECONDS).until(lambda d: visible(d, appeal_item(appeal["id"])), "the own appeal is not listed")
+        click_visible(driver, appeal_item(appeal["id"]))
+        wait_visible(driver, f'{appeal_detail(appeal["id"])} #appeal-own-case')
+        for button in ("#uphold-button", "#overturn-button"):
+            self.assertFalse(wait_visible(driver, button).is_enabled(), f"{button} is enabled on one's own appeal")
+            self.assertTrue(on_visible(driver, button, lambda element: element.get_attribute("title")), f"{button} gives no reason")
+        press(driver, "o")
+        time.sleep(1)
+        self.assertEqual(self.my_appeal(moderator, appeal["id"])["state"], "open", "the key decided one's own appeal")
+        self.screenshot(browser, "appeals-own-case")
+
+        self.show_page(driver, "users")
+        own_row = f'#bans-list tr.ban-row[data-user-id="{moderator_id}"] button.unban'
+        self.assertFalse(wait_visible(driver, own_row).is_enabled(), "one's own ban can be lifted from the users page")
+        self.assertIsNotNone(self.ban_of(admin, moderator_id))
+
+        # Another moderator decides it.
+        self.api.call("POST", f"/v1/appeals/{appeal['id']}/decision", {"decision": "overturn"}, other_moderator)
+        self.assertTrue(poll(lambda: self.ban_of(admin, moderator_id) is None, API_CHANGE_SECONDS), "the other moderator's overturn did not lift the ban")
+
     def test_strike_policy_set_in_settings_bans_author_by_system(self):
         # A policy bans for every later strike: this test has a service of its own.
         service, api = self.own_service()

@@ -4,9 +4,9 @@ import Glibc
 import Locking
 
 /// Which webhook URLs are taken: `http` or `https` with a host, no credentials, at most 2,048
-/// bytes; and, unless private addresses are allowed, none whose host is or resolves to a
-/// loopback, private, link-local, shared or unspecified address (the service would otherwise
-/// be a way into the network it runs in).
+/// bytes; and, unless private addresses are allowed, none whose host is or resolves to an
+/// address of a special-purpose range (loopback, private, link-local, shared, documentation,
+/// benchmarking and the rest: the service would otherwise be a way into the network it runs in).
 enum WebhookAddress {
     static let maxLength = 2048
 
@@ -118,42 +118,9 @@ enum WebhookAddress {
         return addresses
     }
 
-    /// Whether an address is one the public internet routes (RFC 6890's special-purpose
-    /// ranges, the ones an attacker would aim at, are not).
+    /// Whether an address is one the public internet routes: in none of the special-purpose
+    /// ranges (`SpecialPurposeAddresses`), the ones an attacker would aim at.
     static func isPublic(_ address: [UInt8]) -> Bool {
-        if address.count == 16 {
-            // An IPv4 address mapped into IPv6 is judged as IPv4.
-            if address.prefix(10).allSatisfy({ $0 == 0 }) && address[10] == 0xff && address[11] == 0xff {
-                return isPublic(Array(address.suffix(4)))
-            }
-            // Every form that carries an IPv4 address inside, or reaches one through a translator,
-            // is refused whatever the address: a gateway would take the request to it, past the
-            // IPv4 checks below.
-            if address.prefix(12).allSatisfy({ $0 == 0 }) { return false }                  // ::a.b.c.d (and ::, ::1)
-            if address.prefix(8).allSatisfy({ $0 == 0 }) && address[8] == 0xff && address[9] == 0xff
-                && address[10] == 0 && address[11] == 0 { return false }                    // ::ffff:0:a.b.c.d, translated
-            if address.starts(with: [0x00, 0x64, 0xff, 0x9b]) { return false }              // 64:ff9b::/96 and 64:ff9b:1::/48, NAT64
-            if address[0] == 0x20 && address[1] == 0x02 { return false }                    // 2002::/16, 6to4
-            if address.starts(with: [0x20, 0x01, 0x00, 0x00]) { return false }              // 2001::/32, Teredo
-            if address.starts(with: [0x20, 0x01, 0x0d, 0xb8]) { return false }              // 2001:db8::/32, documentation
-            if address[0] & 0xfe == 0xfc { return false }                                   // fc00::/7, unique local
-            if address[0] == 0xfe && address[1] & 0xc0 == 0x80 { return false }            // fe80::/10, link-local
-            if address[0] == 0xfe && address[1] & 0xc0 == 0xc0 { return false }            // fec0::/10, site-local
-            if address[0] == 0xff { return false }                                          // multicast
-            return true
-        }
-        guard address.count == 4 else { return false }
-        let (a, b) = (address[0], address[1])
-        switch a {
-        case 0, 10, 127: return false                          // "this network", private, loopback
-        case 100 where b & 0xc0 == 64: return false            // 100.64/10, shared
-        case 169 where b == 254: return false                  // link-local (cloud metadata)
-        case 172 where b & 0xf0 == 16: return false            // 172.16/12
-        case 192 where b == 168: return false                  // 192.168/16
-        case 192 where b == 0 && address[2] == 0: return false // 192.0.0/24
-        case 198 where b & 0xfe == 18: return false            // 198.18/15, benchmarking
-        case 224...255: return false                           // multicast, reserved, broadcast
-        default: return true
-        }
+        SpecialPurposeAddresses.range(of: address) == nil
     }
 }

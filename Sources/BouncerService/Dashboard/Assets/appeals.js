@@ -14,12 +14,14 @@ let events = null;
 let loading = 0; // a newer load makes an older one's answer stale
 let deciding = false;
 let shown = null; // the entry the detail shows
+let me = null; // who is signed in: nobody decides their own case
 /// Appeals decided while the page is open: a list read before the decision was committed must
 /// not bring them back.
 const decided = new Set();
 const undecided = (appeal) => !(appeal.state === "open" && decided.has(appeal.id));
 
-export function setUp() {
+export function setUp(context) {
+  me = context?.me ?? null;
   $("appeals-state").addEventListener("change", () => { selected = -1; load(); });
   $("appeals-more").addEventListener("click", () => load(cursor));
   $("appeals-list").addEventListener("keydown", (event) => {
@@ -161,14 +163,27 @@ function renderDetail(entry) {
     isOpen ? null : el("p", { class: "appeal-decision meta" },
       tIsolated("dashboard.appeals.decidedBy", entry.decided_by ?? "", formatTime(entry.decided_at)),
       entry.note ? [el("br"), tIsolated("dashboard.appeals.noteShown", entry.note)] : null),
-    isOpen ? [
-      el("label", { for: "appeal-note" }, t("dashboard.queue.note")),
-      note,
-      el("div", { class: "actions" },
-        el("button", { id: "uphold-button", type: "button", class: "quiet", onclick: () => decide("uphold") }, t("dashboard.appeals.uphold")),
-        el("button", { id: "overturn-button", type: "button", onclick: () => decide("overturn") }, t("dashboard.appeals.overturn"))),
-    ] : null);
+    isOpen ? decisionForm(entry, note) : null);
   if (isOpen && focused) note.focus();
+}
+
+/// Whether the appeal is the signed-in moderator's own: the server refuses their decision
+/// (403 own_case), so its buttons are disabled, with the reason beside them.
+const ownCase = (entry) => me !== null && entry.user_id === me.user_id;
+
+function decisionForm(entry, note) {
+  const own = ownCase(entry);
+  const reason = own ? t("dashboard.common.ownCase") : undefined;
+  return [
+    el("label", { for: "appeal-note" }, t("dashboard.queue.note")),
+    note,
+    el("div", { class: "actions" },
+      el("button", { id: "uphold-button", type: "button", class: "quiet", disabled: own, title: reason, onclick: () => decide("uphold") },
+        t("dashboard.appeals.uphold")),
+      el("button", { id: "overturn-button", type: "button", disabled: own, title: reason, onclick: () => decide("overturn") },
+        t("dashboard.appeals.overturn"))),
+    own ? el("p", { id: "appeal-own-case", class: "hint" }, reason) : null,
+  ];
 }
 
 /// The message appealed: its text with what the rules matched marked, its state, the rules,
@@ -218,7 +233,7 @@ function banPart(entry) {
 
 async function decide(decision) {
   const entry = entries[selected];
-  if (!entry || entry.state !== "open" || deciding) return;
+  if (!entry || entry.state !== "open" || deciding || ownCase(entry)) return;
   deciding = true;
   const body = { decision, note: $("appeal-note")?.value.trim() || undefined };
   try {

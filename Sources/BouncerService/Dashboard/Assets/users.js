@@ -4,8 +4,10 @@ import { del, get, post, segment } from "./api.js";
 import { el, fill, formatTime, nothing, say, sayError, t, tIsolated } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
+let me = null; // who is signed in: nobody lifts their own ban
 
-export function setUp() {
+export function setUp(context) {
+  me = context?.me ?? null;
   $("ban-form").addEventListener("submit", (event) => { event.preventDefault(); ban(); });
   $("lookup-form").addEventListener("submit", (event) => { event.preventDefault(); lookUp($("user-lookup").value.trim()); });
 }
@@ -22,11 +24,18 @@ async function loadBans() {
       el("td", {}, ban.reason ?? ""),
       el("td", { class: "ban-expiry" }, ban.expires_at ? formatTime(ban.expires_at) : t("dashboard.users.never")),
       el("td", {}, ban.shadow ? "✓" : ""),
-      el("td", {}, el("button", { type: "button", class: "quiet unban", onclick: () => unban(ban.user_id) }, t("dashboard.users.unban")))))
+      el("td", {}, unbanButton(ban.user_id))))
       : el("tr", {}, el("td", { colspan: "5" }, nothing())));
   } catch (error) {
     sayError(error);
   }
+}
+
+/// Lifting one's own ban is deciding one's own case (403 own_case): disabled, with the reason.
+function unbanButton(userID) {
+  const own = me !== null && userID === me.user_id;
+  return el("button", { type: "button", class: "quiet unban", disabled: own, title: own ? t("dashboard.common.ownCase") : undefined,
+    onclick: () => unban(userID) }, t("dashboard.users.unban"));
 }
 
 async function ban() {
