@@ -146,10 +146,7 @@ struct MatrixRoutes: Sendable {
     /// else's redaction (a member's that Synapse will refuse, or a room moderator's) changes
     /// nothing here: Bouncer's moderators act through Bouncer. Redactions are never refused.
     private func redact(_ redacts: String, by sender: String) async throws -> Response {
-        guard MatrixID.isUserID(sender) else {
-            throw HTTPError(.badRequest, code: "invalid_field",
-                            detail: "The redaction's sender is not a Matrix user id (@localpart:server, at most 255 characters).").keyed("matrix.ids")
-        }
+        guard MatrixID.isUserID(sender) else { throw Self.invalidIDs }
         guard MatrixID.isEventID(redacts), let message = try await context.messages.store.message(id: redacts),
               message.userID == sender, message.state != .removed, message.state != .deleted else {
             // Not held, not the sender's own, or removed already (Bouncer's own redaction of a
@@ -169,10 +166,14 @@ struct MatrixRoutes: Sendable {
 
     private static func checkIDs(_ message: MatrixMessage) throws(HTTPError) {
         guard MatrixID.isUserID(message.sender), MatrixID.isRoomID(message.roomID), MatrixID.isEventID(message.eventID) else {
-            throw HTTPError(.badRequest, code: "invalid_field",
-                            detail: "The event's sender, room or event id is not one Bouncer can take (at most 255 characters each).").keyed("matrix.ids")
+            throw invalidIDs
         }
     }
+
+    /// A sender that is not a Matrix user id (`@localpart:server`), or a room or event id that is
+    /// not Matrix's: 400, `M_INVALID_PARAM` to the module.
+    static let invalidIDs = HTTPError(.badRequest, code: "invalid_field",
+                                      detail: "The event's sender, room or event id is not one Bouncer can take (at most 255 characters each).").keyed("matrix.ids")
 
     /// The store could not take the message: refused (the homeserver fails closed), unless the
     /// operator chose to let messages through unmoderated.
