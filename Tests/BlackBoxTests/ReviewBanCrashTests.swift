@@ -8,8 +8,8 @@ import TestSupport
 /// longer lists such a message, so nothing would prompt a retry). Tested as it was found: several
 /// clients reviewing at once, SIGKILL at a random moment, a restart, round after round.
 @Suite(.oneInstance, .serialized) struct ReviewBanCrashTests {
-    static let rounds = 10
-    static let messagesPerRound = 48
+    static let rounds = 12
+    static let messagesPerRound = 64
     static let reviewers = 4
 
     struct RoundCount {
@@ -48,7 +48,7 @@ import TestSupport
             }
             // The burst, killed once a random number of reviews has been answered.
             let acknowledged = LockedIDs()
-            let killAfter = Int.random(in: 1...(Self.messagesPerRound / 2), using: &generator)
+            let killAfter = Int.random(in: 1...(Self.messagesPerRound * 3 / 4), using: &generator)
             let workers = BlockingWorkers(count: Self.reviewers) { worker in
                 guard let client = try? service.client() else { return }
                 for index in stride(from: worker, to: Self.messagesPerRound, by: Self.reviewers) {
