@@ -16,11 +16,15 @@ extension Connection {
 
     private func run(_ handler: Handler, on request: Request, answering pending: PendingRequest) {
         let context = self.context
+        var request = request
         switch handler {
         case .immediate(let body):
             respond(to: pending, with: context.response(Result { try body(request) }, to: request))
         case .async(let body):
-            runningHandler = Task {
+            let client = ClientPresence()
+            request.client = client
+            handledClient = client
+            Task { [request] in
                 let response = context.response(await Result { try await body(request) }, to: request)
                 self.loop.execute { self.finish(pending, with: response) }
             }

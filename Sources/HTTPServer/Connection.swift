@@ -47,11 +47,10 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     private var outputOffset = 0
     /// The body of a streamed response, once one has started: then nothing more is read.
     private var stream: ResponseStream?
-    /// The task running an async handler for the request being handled (one at a time). It is
-    /// cancelled when the client goes away (its end of the connection closes), as Go's servers
-    /// cancel a request's context: work that checks for cancellation (a dry run's scan) stops
-    /// instead of running on for nobody.
-    var runningHandler: Task<Void, Never>?
+    /// The client of the request an async handler is running for (one at a time): marked gone
+    /// when the connection's input ends or it closes, so work that checks (a dry run's scan)
+    /// stops instead of running on for nobody.
+    var handledClient: ClientPresence?
 
     var closed: Bool { state.isClosed }
     var deadlineDue: UInt64 { state.deadlineDue }
@@ -126,7 +125,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
                 break reading
             case .closed:
                 state.inputEnded()
-                runningHandler?.cancel()
+                handledClient?.markGone()
                 break reading
             case .failed:
                 close()
@@ -203,7 +202,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// Answers a request handled outside the input loop, then goes on with pipelined input.
     /// (Inside the loop, the loop itself goes on: no recursion however many are pipelined.)
     func finish(_ pending: PendingRequest, with response: Response) {
-        runningHandler = nil
+        handledClient = nil
         respond(to: pending, with: response)
         continueAfterResponse()
     }
@@ -369,8 +368,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
 
     func close() {
         guard state.close() else { return }
-        runningHandler?.cancel()
-        runningHandler = nil
+        handledClient?.markGone()
+        handledClient = nil
         if token != 0 { loop.deregister(fd, token: token) }
         Glibc.close(fd)
         context.connectionClosed(self)

@@ -67,6 +67,9 @@ public struct Request: Sendable {
     public var id: String
     /// The deepest JSON nesting `decodeJSON` accepts (the server's `maxJSONDepth`).
     public var maxJSONDepth: Int
+    /// Whether the client is still there, for an async handler served over a connection (nil
+    /// otherwise: no allocation for the others).
+    public var client: ClientPresence?
 
     public init(head: RequestHead, body: [UInt8] = [], parameters: RouteParameters = [:], id: String,
                 maxJSONDepth: Int = ServerLimits().maxJSONDepth) {

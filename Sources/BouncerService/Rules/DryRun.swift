@@ -61,7 +61,10 @@ final class DryRunner: Sendable {
     /// comes first: making the candidates compiles each pattern, and that, the candidates' rule
     /// set and the scan all run on the dry run's own thread, within its time limit, never on the
     /// threads that serve requests.
-    func run(_ candidates: @escaping @Sendable () throws -> [RuleDefinition], filter: HistoryFilter, limit: Int) async throws -> Report {
+    /// `clientGone` tells whether the client that asked has gone away: the scan then stops at its
+    /// next page, and nothing is answered.
+    func run(_ candidates: @escaping @Sendable () throws -> [RuleDefinition], filter: HistoryFilter, limit: Int,
+             clientGone: @escaping @Sendable () -> Bool = { false }) async throws -> Report {
         guard running.withLock({ running in defer { running = true }; return !running }) else {
             throw HTTPError(.tooManyRequests, code: "dry_run_busy", detail: "Another dry run is under way here; try again when it is done.",
                             headers: ["Retry-After": "5"])
@@ -69,21 +72,14 @@ final class DryRunner: Sendable {
         defer { running.withLock { $0 = false } }
         let started = ContinuousClock.now
         let (rules, history, sendsSoFar, logger) = (self.rules, self.history, self.sendsSoFar, self.logger)
-        // Set when the request's task is cancelled (its client went away): the scan, on a thread
-        // of its own, stops at its next page.
-        let cancelled = Locked(false)
-        let outcome: Result<Report, Error> = await withTaskCancellationHandler {
-            await worker.run {
-                Result {
-                    let definitions = try candidates()
-                    let judge = try Judge(candidates: definitions, rules: rules)
-                    logger.info("dry run started", ["rules": .int(definitions.count), "limit": .int(limit)])
-                    return try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar,
-                                         cancelled: { cancelled.withLock { $0 } })
-                }
+        let outcome: Result<Report, Error> = await worker.run {
+            Result {
+                let definitions = try candidates()
+                let judge = try Judge(candidates: definitions, rules: rules)
+                logger.info("dry run started", ["rules": .int(definitions.count), "limit": .int(limit)])
+                return try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar,
+                                     clientGone: clientGone)
             }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
         }
         if case .failure(is CancellationError) = outcome {
             logger.info("dry run cancelled: its client went away", ["milliseconds": .int(Int((ContinuousClock.now - started) / .milliseconds(1)))])
@@ -99,14 +95,14 @@ final class DryRunner: Sendable {
     /// sends down (it reads the store they write, and shares the cores' caches): while sends are
     /// busy, it rests between pages, four times as long as the page took.
     private static func scan(_ judge: Judge, history: any MessageHistoryRepository, filter: HistoryFilter, limit: Int,
-                             started: ContinuousClock.Instant, sendsSoFar: () -> Int, cancelled: () -> Bool) throws -> Report {
+                             started: ContinuousClock.Instant, sendsSoFar: () -> Int, clientGone: () -> Bool) throws -> Report {
         let reader = try history.historyReader()
         var report = Report()
         var before: Int64?
         var pageStarted = ContinuousClock.now
         var sendsBefore = sendsSoFar()
         while report.scanned < limit {
-            if cancelled() { throw CancellationError() }
+            if clientGone() { throw CancellationError() }
             let now = ContinuousClock.now
             let sends = sendsSoFar()
             let sendRate = Double(sends - sendsBefore) / max(0.001, (now - pageStarted) / .seconds(1))

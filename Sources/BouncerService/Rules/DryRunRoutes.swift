@@ -47,8 +47,9 @@ struct DryRunRoutes: Sendable {
                     }
                 }
             }
+            let client = request.client
             let report = try await runner.run(candidates, filter: HistoryFilter(channelID: input.channel_id, since: since, until: until),
-                                              limit: limit)
+                                              limit: limit, clientGone: { client?.isGone ?? false })
             return try Response.encoded(report)
         }
     }
