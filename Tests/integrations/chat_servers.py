@@ -360,6 +360,25 @@ class SynapseTests(unittest.TestCase):
                  lambda: type(self.users["bob"].event(self.room, sent.event_id).event).__name__ == "RedactedEvent")
         self.assertNotIn("a kiwi to be removed", self.users["bob"].texts(self.room))
 
+    def test_only_the_authors_redaction_deletes_bouncers_copy(self):
+        """Synapse asks Bouncer before it checks who may redact: a plain member's redaction of
+        another's message, which Synapse then refuses, must leave Bouncer's copy as it was."""
+        sent = self.users["alice"].send(self.room, "a kiwi for the redaction test")
+        self.assertTrue(getattr(sent, "event_id", None), sent)
+        stored_copy(self.api, self.moderator, sent.event_id)
+        bob = self.users["bob"]
+        refused = bob.run(bob.client.room_redact(self.room, sent.event_id, reason="not mine to redact"))
+        self.assertEqual(getattr(refused, "status_code", None), "M_FORBIDDEN", refused)
+        path = f"/v1/messages/{quote(sent.event_id, safe='')}"
+        self.assertEqual(self.api.call("GET", path, token=self.moderator)["state"], "delivered")
+        queue = self.api.call("GET", "/v1/review-queue", token=self.moderator)["items"]
+        self.assertIn(sent.event_id, [item["message"]["id"] for item in queue], "the flagged message left the queue")
+        alice = self.users["alice"]
+        redacted = alice.run(alice.client.room_redact(self.room, sent.event_id, reason="mine"))
+        self.assertTrue(getattr(redacted, "event_id", None), redacted)
+        wait_for("Bouncer's copy to be deleted",
+                 lambda: self.api.call("GET", path, token=self.moderator)["state"] == "deleted")
+
     def test_a_ban_in_bouncer_bans_in_the_room_and_lifting_it_unbans(self):
         dave = self.users["dave"]
         sent = dave.send(self.room, "dave was here")
