@@ -185,20 +185,11 @@ extension SQLStore {
         return .text(json)
     }
 
-    /// Settings the store wrote; nil (no rate rule) should the row hold anything else.
-    static func decodeParams(_ text: String?, kind: RuleKind) -> RuleParams? {
-        guard let text, let fields = try? JSONValue.decode(RuleParams.Fields.self, from: text) else { return nil }
-        return try? RuleParams(kind: kind, fields: fields)
-    }
 
     static func encodeRoles(_ roles: [Role]) -> String {
         roles.isEmpty ? "[]" : (try? JSONText.encodedString(roles.map(\.rawValue))) ?? "[]"
     }
 
-    static func decodeRoles(_ text: String) -> [Role] {
-        if text == "[]" { return [] }
-        return ((try? JSONValue.decode([String].self, from: text)) ?? []).compactMap(Role.init(rawValue:))
-    }
 
     private static func inflectionsValue(_ rule: StoredRule) -> DatabaseValue {
         rule.inflections.map { .integer($0 ? 1 : 0) } ?? .null
@@ -224,24 +215,16 @@ extension SQLStore {
         }
         let kind: RuleKind = try value(2)
         let definition = RuleDefinition(id: try value(0), name: try value(1), kind: kind, pattern: try value(3),
-                                        action: try valueIfPresent(4), channels: decodeChannels(try value(5)), enabled: try value(6),
+                                        action: try valueIfPresent(4), channels: try JSONColumn.channels(try value(5)), enabled: try value(6),
                                         priority: try value(7), inflections: try valueIfPresent(8), mode: try value(9),
-                                        params: decodeParams(try valueIfPresent(10), kind: kind), exemptRoles: decodeRoles(try value(11)),
+                                        params: try JSONColumn.params(try valueIfPresent(10), kind: kind), exemptRoles: try JSONColumn.roles(try value(11)),
                                         newUsersOnlySeconds: try valueIfPresent(12))
         guard columns > matchingColumnCount else { return StoredRule(definition, createdAt: "", updatedAt: "", createdBy: "") }
         return StoredRule(definition, createdAt: try value(13), updatedAt: try value(14), createdBy: try value(15))
     }
 
     static func encodeChannels(_ channels: [String]) -> String {
-        (try? JSONText.encodedString(channels)) ?? everyChannel
+        (try? JSONText.encodedString(channels)) ?? JSONColumn.everyChannel
     }
 
-    static func decodeChannels(_ text: String) -> [String] {
-        // Nearly every rule applies everywhere: reading 100,000 rules at start should not decode
-        // 100,000 times the same JSON.
-        if text == everyChannel { return ["*"] }
-        return (try? JSONValue.decode([String].self, from: text)) ?? ["*"]
-    }
-
-    private static var everyChannel: String { #"["*"]"# }
 }

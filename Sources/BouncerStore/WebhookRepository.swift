@@ -174,7 +174,7 @@ extension SQLStore {
                 "UPDATE webhooks SET cursor = cursor WHERE id = ? AND enabled = 1 RETURNING cursor, types", [.text(webhookID)])
             else { return 0 }
             let cursor: Int64 = try hook.decode("cursor")
-            let types = Self.decodeTypes(try hook.decode("types"))
+            let types = try JSONColumn.types(try hook.decode("types"))
             let events = try database.fetchAll("SELECT id, type, created_at, data FROM events WHERE id > ? ORDER BY id LIMIT ?",
                                                [.integer(cursor), .integer(Int64(limit))]).map(Self.storedEvent)
             guard let last = events.last?.id else { return 0 }
@@ -269,12 +269,9 @@ extension SQLStore {
         String(decoding: (try? JSONEncoder().encode(types)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    private static func decodeTypes(_ text: String) -> [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
-    }
 
     private static func webhook(_ row: Row) throws(RowDecodingError) -> StoredWebhook {
-        StoredWebhook(id: try row.decode("id"), url: try row.decode("url"), types: decodeTypes(try row.decode("types")),
+        StoredWebhook(id: try row.decode("id"), url: try row.decode("url"), types: try JSONColumn.types(try row.decode("types")),
                       description: try row.decodeIfPresent("description"), secret: try row.decode("secret"), enabled: (try row.decode("enabled", as: Int.self)) == 1,
                       disabledReason: try row.decodeIfPresent("disabled_reason"), createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }

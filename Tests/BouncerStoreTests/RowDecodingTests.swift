@@ -43,3 +43,40 @@ import Testing
         #expect(error?.description == "column state holds TEXT, which does not read as MessageState")
     }
 }
+
+/// JSON kept inside a column decodes or throws, as the row around it does: a default there failed
+/// open (a rule's channels read as `["*"]` applied it everywhere; roles read as none judged the
+/// moderators a rule exempts).
+@Suite struct JSONColumnTests {
+    @Test func aRulesChannelsDecodeOrThrow() throws {
+        #expect(try JSONColumn.channels(#"["*"]"#) == ["*"])
+        #expect(try JSONColumn.channels(#"["messaging:general","team:*"]"#) == ["messaging:general", "team:*"])
+        for bad in ["not json", "[]", "{}", #"[1,2]"#, #""messaging:general""#, ""] {
+            #expect(throws: RowDecodingError.self, "\(bad)") { try JSONColumn.channels(bad) }
+        }
+    }
+
+    @Test func aRulesExemptRolesDecodeOrThrow() throws {
+        #expect(try JSONColumn.roles("[]").isEmpty)
+        #expect(try JSONColumn.roles(#"["moderator","admin"]"#) == [.moderator, .admin])
+        for bad in ["[", #"["moderator","boss"]"#, "null", #"{"role":"admin"}"#] {
+            #expect(throws: RowDecodingError.self, "\(bad)") { try JSONColumn.roles(bad) }
+        }
+    }
+
+    @Test func aRulesSettingsDecodeOrThrow() throws {
+        #expect(try JSONColumn.params(nil, kind: .word) == nil)
+        #expect(try JSONColumn.params(#"{"threshold":5,"window_seconds":10}"#, kind: .flood) != nil)
+        for bad in ["{", "[]", #"{"threshold":"five","window_seconds":10}"#, #"{"threshold":5}"#] {
+            #expect(throws: RowDecodingError.self, "\(bad)") { try JSONColumn.params(bad, kind: .flood) }
+        }
+    }
+
+    @Test func aWebhooksTypesDecodeOrThrow() throws {
+        #expect(try JSONColumn.types(#"["*"]"#) == ["*"])
+        #expect(try JSONColumn.types(#"["message.bounced","user.banned"]"#) == ["message.bounced", "user.banned"])
+        for bad in ["", "*", #"{"types":["*"]}"#, #"[1]"#] {
+            #expect(throws: RowDecodingError.self, "\(bad)") { try JSONColumn.types(bad) }
+        }
+    }
+}

@@ -20,7 +20,7 @@ final class LiveSettings: Sendable {
     init(repository: any SettingsRepository, defaults: Settings, localization: Localization, sendLimiter: RateLimiter,
          rules: Rules? = nil) async throws {
         let stored = try await repository.loadSettings()
-        let settings = Self.decode(stored, defaults: defaults)
+        let settings = try Self.decode(stored, defaults: defaults)
         self.current = Locked((settings, stored.sequence))
         self.defaults = defaults
         self.repository = repository
@@ -48,7 +48,7 @@ final class LiveSettings: Sendable {
     /// Puts stored settings in force, unless a later version already is: another instance's
     /// change, found by the store's version.
     func apply(_ snapshot: SettingsSnapshot) async throws {
-        try await put(Self.decode(snapshot, defaults: defaults), snapshot.sequence)
+        try await put(try Self.decode(snapshot, defaults: defaults), snapshot.sequence)
     }
 
     private func put(_ settings: Settings, _ sequence: UInt64) async throws {
@@ -62,10 +62,16 @@ final class LiveSettings: Sendable {
         try await rules?.setInflections(settings.rule_inflections)
     }
 
-    /// Stored settings, or the defaults before any were stored (or should the stored document
-    /// not decode: it was validated when written).
-    private static func decode(_ snapshot: SettingsSnapshot, defaults: Settings) -> Settings {
-        snapshot.json.flatMap { try? JSONValue.decode(Settings.self, from: $0) } ?? defaults
+    /// Stored settings, or the defaults before any were stored. A stored document that does not
+    /// decode throws: put in force as the defaults, it would undo every setting an admin made
+    /// (a member missing from a document an earlier release wrote takes its default).
+    static func decode(_ snapshot: SettingsSnapshot, defaults: Settings) throws -> Settings {
+        guard let json = snapshot.json else { return defaults }
+        do {
+            return try JSONValue.decode(Settings.self, from: json)
+        } catch {
+            throw StoredSettingsError(sequence: snapshot.sequence, reason: String(describing: error))
+        }
     }
 
     private func applyEffects(_ settings: Settings) {
@@ -130,4 +136,12 @@ final class LiveSettings: Sendable {
     private static func wholeNumber(_ number: Double) -> Int? {
         number.rounded() == number && abs(number) < 1e9 ? Int(number) : nil
     }
+}
+
+/// The stored settings document does not decode.
+struct StoredSettingsError: Error, CustomStringConvertible {
+    var sequence: UInt64
+    var reason: String
+
+    var description: String { "the stored settings (version \(sequence)) do not decode: \(reason)" }
 }
