@@ -24,7 +24,7 @@ public final class PostgresStore: SQLStore {
     /// Connects to `url`, applies `migrations` (under an advisory lock, so instances starting at
     /// once apply each migration once), and opens the writer and the readers.
     public init(url: String, listenURL: String? = nil, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
-                onGroup: @escaping @Sendable (PostgresWriter.GroupReport) -> Void = { _ in }) throws {
+                onCommit: @escaping @Sendable (CommitReport) -> Void = { _ in }) throws {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         try PostgresMigrator(migrations: migrations).migrate(connection)
@@ -32,7 +32,7 @@ public final class PostgresStore: SQLStore {
         self.listenURL = listenURL
         schemaVersion = migrations.last?.version ?? 0
         writer = PostgresWriter(url: url, maxBatchSize: configuration.maxBatchSize, combinedInsert: Self.messagesInsert,
-                                commitOrderLock: Self.commitOrderLock, preparesStatements: listenURL == nil, onGroup: onGroup)
+                                commitOrderLock: Self.commitOrderLock, preparesStatements: listenURL == nil, onGroup: onCommit)
         backgroundWriter = PostgresWriter(url: url, maxBatchSize: 1, synchronousCommit: false)
         readers = PostgresReaderPool(url: url, count: configuration.readerCount)
         sendRates = PostgresSendRates(url: url)

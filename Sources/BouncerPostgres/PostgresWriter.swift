@@ -31,7 +31,7 @@ public final class PostgresWriter: Sendable {
     private let session: PostgresSession
     private let pending = PendingWrites<WorkItem>()
     private let maxBatchSize: Int
-    private let onGroup: @Sendable (GroupReport) -> Void
+    private let onGroup: @Sendable (CommitReport) -> Void
     private let combinedInsert: CombinedInsert?
     /// What opens a group's transaction: BEGIN, then the transaction's settings and lock. Each
     /// is its own statement, as a pipeline sends them; `begin` is the same as one script.
@@ -41,14 +41,6 @@ public final class PostgresWriter: Sendable {
     /// connection). Off for good once the server lost one (a pooler between): see
     /// `PostgresConnection.pipeline(_:prepared:)`.
     private let preparesStatements: Locked<Bool>
-
-    /// What one group looked like, for metrics.
-    public struct GroupReport: Sendable {
-        public var size: Int
-        public var duration: Duration
-        /// Why the group failed, when it did (every write of it was told so).
-        public var error: PostgresError?
-    }
 
     /// `synchronousCommit: false`: commits return before the log reaches the disk (a crash of
     /// the database may lose the last few), for writes that are safe to lose and do again.
@@ -65,7 +57,7 @@ public final class PostgresWriter: Sendable {
     /// sessions change from one transaction to the next.
     init(url: String, maxBatchSize: Int, combinedInsert: CombinedInsert? = nil, synchronousCommit: Bool = true,
          commitOrderLock: Int64? = nil, preparesStatements: Bool = true,
-         onGroup: @escaping @Sendable (GroupReport) -> Void = { _ in }) {
+         onGroup: @escaping @Sendable (CommitReport) -> Void = { _ in }) {
         session = PostgresSession(url: url, label: "bouncer.postgres.writer")
         // Set for each transaction, never for the session: behind a pooler in transaction mode a
         // session's setting stays on the server connection and reaches other clients'
@@ -143,7 +135,7 @@ public final class PostgresWriter: Sendable {
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             let commitError = commitAndFinish(batch)
-            onGroup(GroupReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
+            onGroup(CommitReport(size: batch.count, duration: ContinuousClock.now - started, error: commitError))
         }
     }
 

@@ -11,33 +11,18 @@ import Locking
 /// (`DatabaseError.failsTransaction`): what the connection holds may then not be what
 /// SQLite believes, and committing the rest would make it durable.
 public final class DatabaseWriter: Sendable {
-    /// What one committed group looked like, for metrics.
-    public struct BatchReport: Sendable {
-        public var size: Int
-        public var duration: Duration
-        /// How long the checkpoint that followed the group took, when one did.
-        public var checkpoint: Duration?
-        /// What that checkpoint found: frames in the log, and of them copied into the database.
-        public var logFrames: Int?
-        public var checkpointedFrames: Int?
-        /// The hooks that failed in the group's transaction (the group's writes still stand).
-        public var hookFailures: [HookFailure] = []
-        /// Why the group failed, when it did (every write of it was told so).
-        public var error: DatabaseError?
-    }
-
     private let connection: UncheckedBox<Database>
     private let dispatchQueue: DispatchQueue
     private let pending = PendingWrites<any GroupWrite>()
     private let maxBatchSize: Int
-    private let onBatch: @Sendable (BatchReport) -> Void
+    private let onBatch: @Sendable (CommitReport) -> Void
     /// Only touched on the writer's queue.
     private let checkpointer: UncheckedBox<LogCheckpointer>
     /// Only touched on the writer's queue.
     private let hooks: UncheckedBox<[any GroupCommitHook]>
 
     init(connection: Database, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
-         busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (BatchReport) -> Void) {
+         busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (CommitReport) -> Void) {
         let queue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
         dispatchQueue = queue
         checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
@@ -94,7 +79,7 @@ public final class DatabaseWriter: Sendable {
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             var commitError: DatabaseError?
-            var hookFailures: [HookFailure] = []
+            var hookFailures: [CommitReport.HookFailure] = []
             var lastWriteError: DatabaseError?
             do throws(DatabaseError) {
                 try database.execute(.beginImmediate)
@@ -114,7 +99,7 @@ public final class DatabaseWriter: Sendable {
                 guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
                 for hook in hooks.value {
                     guard let error = hook.beforeCommit(writes: batch.count, database) else { continue }
-                    hookFailures.append(HookFailure(hook: hook.name, error: error))
+                    hookFailures.append(CommitReport.HookFailure(hook: hook.name, error: error))
                     guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: error) }
                 }
                 try database.execute(.commit)
@@ -126,9 +111,10 @@ public final class DatabaseWriter: Sendable {
             let duration = ContinuousClock.now - started
             // After the callers are resumed, so that only the writes queued since wait for it.
             let checkpoint = checkpointer.value.checkpointIfDue(database)
-            onBatch(BatchReport(size: batch.count, duration: duration, checkpoint: checkpoint?.duration,
-                                logFrames: checkpoint.map { Int($0.logFrames) }, checkpointedFrames: checkpoint.map { Int($0.checkpointedFrames) },
-                                hookFailures: hookFailures, error: commitError))
+            onBatch(CommitReport(size: batch.count, duration: duration, error: commitError,
+                                 checkpoint: checkpoint.map { CommitReport.Checkpoint(duration: $0.duration, logFrames: Int($0.logFrames),
+                                                                                      checkpointedFrames: Int($0.checkpointedFrames)) },
+                                 hookFailures: hookFailures))
         }
     }
 

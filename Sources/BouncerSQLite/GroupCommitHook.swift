@@ -7,14 +7,8 @@ import CSQLite
 /// does not fail the group's writes, unless SQLite rolled the transaction back under it; it is
 /// reported with the group.
 public protocol GroupCommitHook: AnyObject {
-    /// Names the hook in `BatchReport.hookFailures`.
+    /// Names the hook in `CommitReport.hookFailures`.
     var name: String { get }
     /// Runs in the group's open transaction, after its `writes` writes.
     func beforeCommit(writes: Int, _ database: Database) -> DatabaseError?
-}
-
-/// A hook's error in one group.
-public struct HookFailure: Sendable {
-    public var hook: String
-    public var error: DatabaseError
 }

@@ -14,7 +14,7 @@ public final class SQLiteStore: Sendable {
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), migrations: [Migration],
-                onBatch: @escaping @Sendable (DatabaseWriter.BatchReport) -> Void = { _ in }) throws {
+                onCommit: @escaping @Sendable (CommitReport) -> Void = { _ in }) throws {
         let writerConnection = try Self.openWriter(path: path, configuration: configuration)
         try Migrator(migrations: migrations).migrate(writerConnection)
         var hooks: [any GroupCommitHook] = []
@@ -42,7 +42,7 @@ public final class SQLiteStore: Sendable {
         self.schemaVersion = migrations.last?.version ?? 0
         self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
                                      hooks: hooks, logRestartFrames: configuration.logRestartFrames,
-                                     busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onBatch)
+                                     busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onCommit)
         self.readers = ReaderPool(connections: readerConnections)
     }
 

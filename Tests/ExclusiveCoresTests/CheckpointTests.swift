@@ -72,8 +72,8 @@ import TestSupport
         configuration.logRestartFrames = 600
         let reports = Locked<[(log: Int, checkpointed: Int)]>([])
         let store = try SQLiteStore(path: path, configuration: configuration, migrations: Self.schema) { report in
-            if let log = report.logFrames, let checkpointed = report.checkpointedFrames {
-                reports.withLock { $0.append((log, checkpointed)) }
+            if let checkpoint = report.checkpoint {
+                reports.withLock { $0.append((checkpoint.logFrames, checkpoint.checkpointedFrames)) }
             }
         }
         defer { store.close() }

@@ -170,33 +170,27 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
 func openStore(_ configuration: ServiceConfiguration, availability: StoreAvailability, metrics: Metrics,
                logger: Logger) throws -> any ServiceStore {
     let migrations = try loadMigrations(configuration)
-    @Sendable func committedGroup(size: Int, duration: Duration, failed: Bool) {
-        if !failed { availability.committed() }
-        metrics.observe(ServiceMetric.commitBatchSize, Double(size))
-        metrics.observe(ServiceMetric.commitDuration, duration / .seconds(1))
+    // Both stores report each group the same way.
+    @Sendable func committed(_ report: CommitReport) {
+        if report.error == nil { availability.committed() }
+        metrics.observe(ServiceMetric.commitBatchSize, Double(report.size))
+        metrics.observe(ServiceMetric.commitDuration, report.duration / .seconds(1))
+        if let checkpoint = report.checkpoint {
+            metrics.observe(ServiceMetric.checkpointDuration, checkpoint.duration / .seconds(1))
+            metrics.set(ServiceMetric.walFrames, Double(checkpoint.logFrames))
+            metrics.set(ServiceMetric.walCheckpointedFrames, Double(checkpoint.checkpointedFrames))
+        }
+        for failure in report.hookFailures where failure.hook == ChannelIndex.hookName {
+            metrics.add(ServiceMetric.channelCopyFailures)
+            logger.warn("copying new messages into channel_messages failed; the next batch tries again",
+                        ["error": .string(String(describing: failure.error))])
+        }
     }
     if let url = configuration.databaseURL {
         return try PostgresStore(url: url, listenURL: configuration.databaseListenURL, configuration: configuration.store,
-                                 migrations: migrations) { group in
-            committedGroup(size: group.size, duration: group.duration, failed: group.error != nil)
-        }
+                                 migrations: migrations, onCommit: committed)
     }
-    return try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations) { batch in
-        committedGroup(size: batch.size, duration: batch.duration, failed: batch.error != nil)
-        if let checkpoint = batch.checkpoint {
-            metrics.observe(ServiceMetric.checkpointDuration, checkpoint / .seconds(1))
-        }
-        if let logFrames = batch.logFrames, let checkpointed = batch.checkpointedFrames {
-            metrics.set(ServiceMetric.walFrames, Double(logFrames))
-            metrics.set(ServiceMetric.walCheckpointedFrames, Double(checkpointed))
-        }
-        for failure in batch.hookFailures where failure.hook == ChannelIndex.hookName {
-            let error = failure.error
-            metrics.add(ServiceMetric.channelCopyFailures)
-            logger.warn("copying new messages into channel_messages failed; the next batch tries again",
-                        ["error": .string(String(describing: error))])
-        }
-    }
+    return try SQLiteStore(path: configuration.storePath, configuration: configuration.store, migrations: migrations, onCommit: committed)
 }
 
 private func describe(_ source: SigningSecret.Source) -> String {
