@@ -15,8 +15,8 @@ extension Backup {
         let partial = destination + ".partial"
         try? FileManager.default.removeItem(atPath: partial)
         do {
-            let from = try Database(path: source, mode: .readOnly)
-            let to = try Database(path: partial, mode: .readWrite)
+            let from = try SQLiteDatabase(path: source, mode: .readOnly)
+            let to = try SQLiteDatabase(path: partial, mode: .readWrite)
             guard let backup = sqlite3_backup_init(to.handle, "main", from.handle, "main") else {
                 throw Failure.failed(String(cString: sqlite3_errmsg(to.handle)))
             }

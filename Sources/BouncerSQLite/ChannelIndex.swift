@@ -29,7 +29,7 @@ public final class ChannelIndex: GroupCommitHook {
     }
 
     /// Whether `database`'s schema has the table (a store opened with other migrations has not).
-    static func exists(in database: Database) throws -> Bool {
+    static func exists(in database: SQLiteDatabase) throws -> Bool {
         try database.fetchValue("SELECT count(*) FROM sqlite_master WHERE name = 'channel_messages_progress'", as: Int.self) == 1
     }
 
@@ -42,7 +42,7 @@ public final class ChannelIndex: GroupCommitHook {
     /// that no constraint can fail (`OR IGNORE`), and an I/O error or a full disk rolls the whole
     /// group back, which the writer finds and reports as it would for any write. A batch that
     /// fails in any other way leaves its messages to the next one.
-    public func beforeCommit(writes: Int, _ database: Database) -> DatabaseError? {
+    public func beforeCommit(writes: Int, _ database: SQLiteDatabase) -> SQLiteError? {
         writesSinceBatch += writes
         guard writesSinceBatch >= batchSize else { return nil }
         writesSinceBatch = 0
@@ -61,7 +61,7 @@ public final class ChannelIndex: GroupCommitHook {
     /// again. It also means that no constraint can stop the statement halfway, so SQLite keeps
     /// no statement journal to undo one.
     @discardableResult
-    public static func catchUp(_ database: Database) throws(DatabaseError) -> Int {
+    public static func catchUp(_ database: SQLiteDatabase) throws(SQLiteError) -> Int {
         try database.executeCached("""
             INSERT OR IGNORE INTO channel_messages (channel_id, sequence)
             SELECT channel_id, sequence FROM messages WHERE sequence > (SELECT indexed_through FROM channel_messages_progress)

@@ -10,5 +10,5 @@ public protocol GroupCommitHook: AnyObject {
     /// Names the hook in `CommitReport.hookFailures`.
     var name: String { get }
     /// Runs in the group's open transaction, after its `writes` writes.
-    func beforeCommit(writes: Int, _ database: Database) -> DatabaseError?
+    func beforeCommit(writes: Int, _ database: SQLiteDatabase) -> SQLiteError?
 }

@@ -48,7 +48,7 @@ final class LogCheckpointer {
     /// Installs the hook on `connection`, which must not outlive this object (the writer owns
     /// both, and closes the connection first). `queue`: the one the connection is used on, where
     /// SQLite calls the hook.
-    init(connection: Database, threshold: Int32 = defaultThreshold, restartFrames: Int32 = defaultRestartFrames,
+    init(connection: SQLiteDatabase, threshold: Int32 = defaultThreshold, restartFrames: Int32 = defaultRestartFrames,
          busyTimeoutMilliseconds: Int32, queue: DispatchQueue? = nil) {
         frames = UncheckedBox(0, confinedTo: queue)
         self.threshold = threshold
@@ -65,7 +65,7 @@ final class LogCheckpointer {
     /// Runs a checkpoint when the last commit took the log to the threshold; nil when none was
     /// due. A checkpoint that fails leaves the log as it was, to be copied after a later commit,
     /// as SQLite's own would.
-    func checkpointIfDue(_ connection: Database) -> Outcome? {
+    func checkpointIfDue(_ connection: SQLiteDatabase) -> Outcome? {
         let logged = frames.value
         guard logged >= threshold else { return nil }
         frames.value = 0

@@ -4,7 +4,7 @@ import BouncerStore
 /// Applying migrations to a SQLite file.
 extension Migrator {
     /// Every known migration with its state. Throws when the store and the files disagree.
-    public func status(of database: Database) throws -> [Status] {
+    public func status(of database: SQLiteDatabase) throws -> [Status] {
         try database.execute(Self.bookkeepingSQL)
         let applied = try appliedRecords(database)
         try verify(applied)
@@ -17,7 +17,7 @@ extension Migrator {
 
     /// Applies every pending migration; returns those it applied.
     @discardableResult
-    public func migrate(_ database: Database, now: () -> String = Timestamp.now) throws -> [Migration] {
+    public func migrate(_ database: SQLiteDatabase, now: () -> String = Timestamp.now) throws -> [Migration] {
         try database.execute(Self.bookkeepingSQL)
         let applied = try appliedRecords(database)
         try verify(applied)
@@ -51,7 +51,7 @@ extension Migrator {
         return done
     }
 
-    private func appliedRecords(_ database: Database) throws -> [Int: Record] {
+    private func appliedRecords(_ database: SQLiteDatabase) throws -> [Int: Record] {
         var records: [Int: Record] = [:]
         for row in try database.fetchAll("SELECT version, name, checksum, applied_at FROM schema_migrations") {
             records[try row.decode("version")] = Record(name: try row.decode("name"), checksum: try row.decode("checksum"),

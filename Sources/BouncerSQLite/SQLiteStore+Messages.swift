@@ -52,7 +52,7 @@ private final class SendWrite: GroupWrite, @unchecked Sendable {
         self.completion = completion
     }
 
-    func run(_ database: Database) -> DatabaseError? {
+    func run(_ database: SQLiteDatabase) -> SQLiteError? {
         // Without system flags or events, the insert is the only statement that changes anything.
         let outcome = database.runWrite(oneStatement: flags.isEmpty && events.isEmpty) { database in
             try MessageSQL.send(message, flags: flags, events: events, sender: sender, database) { database in

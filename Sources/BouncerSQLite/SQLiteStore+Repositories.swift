@@ -18,7 +18,7 @@ extension SQLiteStore: WebhookRepository {}
 
 extension SQLiteStore: RuleRepository {
     /// Read by position, each row straight from the statement: a start reads every rule.
-    public static func readAllRules(_ database: Database) throws -> [StoredRule] {
+    public static func readAllRules(_ database: SQLiteDatabase) throws -> [StoredRule] {
         var rules: [StoredRule] = []
         try database.forEachRow("SELECT \(matchingColumns) FROM rules ORDER BY id") { statement in
             rules.append(try storedRule(columns: matchingColumnCount) { statement.value(at: Int32($0)) })
@@ -28,20 +28,20 @@ extension SQLiteStore: RuleRepository {
 }
 
 extension SQLiteStore: SQLStore {
-    public func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ work: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await readers.read(work)
     }
 
-    public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await writer.write(work)
     }
 
-    public func openConnection() throws -> Database {
-        try Database(path: path, mode: .readOnly)
+    public func openConnection() throws -> SQLiteDatabase {
+        try SQLiteDatabase(path: path, mode: .readOnly)
     }
 
     /// One process writes a SQLite file, and takes no row locks: the groups serve.
-    public func writeApart<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func writeApart<T: Sendable>(_ work: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await writer.write(work)
     }
 }
@@ -58,6 +58,6 @@ extension SQLiteStore: ServiceStore {
     public var backupExtension: String { "sqlite3" }
 }
 
-extension DatabaseError: StoreFailure {}
+extension SQLiteError: StoreFailure {}
 
-extension Database: SQLConnection {}
+extension SQLiteDatabase: SQLConnection {}

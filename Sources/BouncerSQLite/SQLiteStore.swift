@@ -8,8 +8,8 @@ import Synchronization
 /// Opening it applies pending migrations first.
 public final class SQLiteStore: Sendable {
     public let path: String
-    public let writer: DatabaseWriter
-    public let readers: ReaderPool
+    public let writer: SQLiteWriter
+    public let readers: SQLiteReaderPool
     public let schemaVersion: Int
 
     /// Opens (creating if needed) the store at `path` and applies `migrations`.
@@ -26,9 +26,9 @@ public final class SQLiteStore: Sendable {
             let copied = (try? writerConnection.inTransaction { database in try ChannelIndex.catchUp(database) }) != nil
             hooks.append(ChannelIndex(batchSize: configuration.channelIndexBatchSize, due: !copied))
         }
-        var readerConnections: [Database] = []
+        var readerConnections: [SQLiteDatabase] = []
         for _ in 0..<max(1, configuration.readerCount) {
-            let reader = try Database(path: path, mode: .readOnly)
+            let reader = try SQLiteDatabase(path: path, mode: .readOnly)
             try reader.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
             try reader.execute("PRAGMA query_only = ON")
             // A moderator's page (the review queue's first: 50 messages and their 453 flags on
@@ -40,24 +40,24 @@ public final class SQLiteStore: Sendable {
         }
         self.path = path
         self.schemaVersion = migrations.last?.version ?? 0
-        self.writer = DatabaseWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
+        self.writer = SQLiteWriter(connection: writerConnection, maxBatchSize: configuration.maxBatchSize,
                                      hooks: hooks, logRestartFrames: configuration.logRestartFrames,
                                      busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds), onBatch: onCommit)
-        self.readers = ReaderPool(connections: readerConnections)
+        self.readers = SQLiteReaderPool(connections: readerConnections)
     }
 
     /// Each reader's page cache, in KiB.
     static let readerCacheKiB = 8 * 1024
 
     /// The writer connection, configured: WAL, the chosen durability, foreign keys, busy timeout.
-    public static func openWriter(path: String, configuration: StoreConfiguration) throws -> Database {
+    public static func openWriter(path: String, configuration: StoreConfiguration) throws -> SQLiteDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(path: path, mode: .readWrite, vfs: try logVFS(over: configuration.writerBaseVFS))
+        let database = try SQLiteDatabase(path: path, mode: .readWrite, vfs: try logVFS(over: configuration.writerBaseVFS))
         try database.execute("PRAGMA busy_timeout = \(configuration.busyTimeoutMilliseconds)")
         let mode = try database.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
         guard mode?.lowercased() == "wal" else {
-            throw DatabaseError(resultCode: 1, message: "could not switch the store to WAL mode (got \(mode ?? "nothing"))")
+            throw SQLiteError(resultCode: 1, message: "could not switch the store to WAL mode (got \(mode ?? "nothing"))")
         }
         try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try database.execute("PRAGMA foreign_keys = ON")
@@ -71,7 +71,7 @@ public final class SQLiteStore: Sendable {
         let name = base.map { "\(WAL_BATCHING_VFS_NAME)-over-\($0)" } ?? WAL_BATCHING_VFS_NAME
         let code = base.map { wal_batching_register_over($0, name) } ?? wal_batching_register()
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: code, message: "could not register the WAL batching VFS")
+            throw SQLiteError(resultCode: code, message: "could not register the WAL batching VFS")
         }
         return name
     }

@@ -64,7 +64,7 @@ import TestSupport
         #expect(path.hasPrefix(h.directory.path("data/backups/")))
 
         for copy in [path, h.directory.path("copy.sqlite3")] {
-            let database = try Database(path: copy, mode: .readOnly)
+            let database = try SQLiteDatabase(path: copy, mode: .readOnly)
             #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
             let ids = Set(try database.fetchAll("SELECT id FROM messages").compactMap { try $0.decodeIfPresent("id", as: String.self) })
             #expect(before.isSubset(of: ids), "every message acknowledged before the backup is in it")

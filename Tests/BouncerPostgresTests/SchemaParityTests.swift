@@ -42,7 +42,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path("parity.sqlite3"), migrations: try Migration.load(directory: repository.appendingPathComponent("migrations")))
         defer { store.close() }
-        let database = try Database(path: directory.path("parity.sqlite3"), mode: .readOnly)
+        let database = try SQLiteDatabase(path: directory.path("parity.sqlite3"), mode: .readOnly)
         var tables: [String: [Column]] = [:]
         for table in try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
             let name: String = try table.decodeIfPresent("name") ?? ""

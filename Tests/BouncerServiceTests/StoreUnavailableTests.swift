@@ -66,7 +66,7 @@ import TestSupport
                 "one line a second, not one a request: \(refusalLines.count) in \(faultSeconds) s")
         #expect(!lines.contains { $0.contains("request failed") }, "no request logged as a failure of its own")
         // Nothing refused was kept; everything acknowledged was.
-        let database = try Database(path: configuration.storePath, mode: .readOnly)
+        let database = try SQLiteDatabase(path: configuration.storePath, mode: .readOnly)
         let texts = try database.fetchAll("SELECT text FROM messages").compactMap { try $0.decodeIfPresent("text", as: String.self) }
         #expect(Set(texts) == ["before", "after"])
     }

@@ -183,7 +183,7 @@ import TestSupport
     @Test func openingAStoreCopiesMessagesWrittenAroundTheWriter() async throws {
         let directory = try TemporaryDirectory()
         try Self.openStore(directory, batchSize: 1000).close()
-        let database = try Database(path: directory.path("store.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("store.sqlite3"))
         for index in 0..<20 {
             try database.execute("""
                 INSERT INTO messages (id, channel_id, user_id, text, state, created_at, updated_at)
@@ -222,7 +222,7 @@ import TestSupport
     @Test func aDeepPageReadsOnlyItsOwnRows() async throws {
         let directory = try TemporaryDirectory()
         try Self.openStore(directory, batchSize: 1000).close()
-        let database = try Database(path: directory.path("store.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("store.sqlite3"))
         try database.inTransaction { database in
             for index in 0..<4000 {
                 try database.execute("""

@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct DatabaseTests {
     @Test func valuesRoundTripThroughEveryStorageClass() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
         let values: [DatabaseValue] = [.integer(Int64.max), .real(2.5), .text("héllo 👋 \u{0}x"), .blob([0, 1, 255]), .null]
         try database.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
@@ -19,16 +19,16 @@ import TestSupport
 
     @Test func emptyTextStaysTextNotNull() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         #expect(try database.fetchOne("SELECT ?, typeof(?)", ["", ""])?.values == [.text(""), .text("text")])
     }
 
     @Test func errorsCarryTheResultCodeAndSQL() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
         try database.execute("INSERT INTO t (name) VALUES (?)", ["a"])
-        let error = try #require(throws: DatabaseError.self) {
+        let error = try #require(throws: SQLiteError.self) {
             try database.execute("INSERT INTO t (name) VALUES (?)", ["a"])
         }
         #expect(error.resultCode == 19)  // SQLITE_CONSTRAINT
@@ -37,20 +37,20 @@ import TestSupport
         // Bound values are user data: they stay out of the description.
         #expect(!error.description.contains("'a'"))
 
-        let syntax = try #require(throws: DatabaseError.self) { try database.fetchAll("SELEKT 1") }
+        let syntax = try #require(throws: SQLiteError.self) { try database.fetchAll("SELEKT 1") }
         #expect(syntax.resultCode == 1)
         #expect(syntax.message.contains("syntax error"))
     }
 
     @Test func wrongArgumentCountIsAnError() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
-        #expect(throws: DatabaseError.self) { try database.fetchAll("SELECT ?, ?", [1]) }
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
+        #expect(throws: SQLiteError.self) { try database.fetchAll("SELECT ?, ?", [1]) }
     }
 
     @Test func cachedStatementsArePreparedOnce() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         let first = try database.cachedStatement("SELECT 1")
         let second = try database.cachedStatement("SELECT 1")
         #expect(first === second)
@@ -64,8 +64,8 @@ import TestSupport
 
     @Test func frequentSQLIsPreparedOncePerConnectionAndRunsWithEachRunsValues() throws {
         let directory = try TemporaryDirectory()
-        let first = try Database(path: directory.path("db.sqlite3"))
-        let second = try Database(path: directory.path("db.sqlite3"))
+        let first = try SQLiteDatabase(path: directory.path("db.sqlite3"))
+        let second = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try first.execute("CREATE TABLE t (a INTEGER, b TEXT)")
         // The later slot first: the connection's table grows to fit it, the earlier stays empty.
         try first.execute(Self.deleteRow, [0])
@@ -82,7 +82,7 @@ import TestSupport
 
     @Test func aCachedStatementRunsAgainWithEachRunsValues() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         // Each run binds over the last one's values: longer and shorter texts, other types, NULL.
         let runs: [[DatabaseValue]] = [
             [.text(String(repeating: "long text ", count: 100)), .blob([1, 2, 3]), .integer(7)],
@@ -98,7 +98,7 @@ import TestSupport
 
     @Test func boundTextsAreTheStatementsOwnCopy() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("CREATE TABLE t (a TEXT, b TEXT, c BLOB)")
         let insert = try database.cachedStatement("INSERT INTO t VALUES (?, ?, ?)")
         // SQLite reads bound texts in place while the statement runs: what it reads must outlive
@@ -118,15 +118,15 @@ import TestSupport
 
     @Test func openingAMissingReadOnlyFileFails() throws {
         let directory = try TemporaryDirectory()
-        let error = try #require(throws: DatabaseError.self) {
-            _ = try Database(path: directory.path("absent/db.sqlite3"), mode: .readOnly)
+        let error = try #require(throws: SQLiteError.self) {
+            _ = try SQLiteDatabase(path: directory.path("absent/db.sqlite3"), mode: .readOnly)
         }
         #expect(error.resultCode == 14)  // SQLITE_CANTOPEN
     }
 
     @Test func transactionsCommitOrRollBack() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("CREATE TABLE t (v INTEGER)")
         struct Boom: Error {}
         #expect(throws: Boom.self) {

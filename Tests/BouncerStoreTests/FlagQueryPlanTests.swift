@@ -13,7 +13,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path("plan.sqlite3"), migrations: try Migration.load(directory: Self.repository.appendingPathComponent("migrations")))
         defer { store.close() }
-        let database = try Database(path: directory.path("plan.sqlite3"), mode: .readOnly)
+        let database = try SQLiteDatabase(path: directory.path("plan.sqlite3"), mode: .readOnly)
         #expect(try database.fetchAll("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").isEmpty)
         for messages in [1, 50] {
             let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + SQLiteStore.openFlagsSQL(messages: messages),

@@ -37,7 +37,7 @@ import BouncerDomain
         store.close()
 
         // Reopen as a restart would: everything acknowledged is there.
-        let reopened = try Database(path: path, mode: .readOnly)
+        let reopened = try SQLiteDatabase(path: path, mode: .readOnly)
         #expect(try reopened.fetchValue("SELECT count(*) FROM items", as: Int.self) == writers)
         let labels = Set(try reopened.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) })
         #expect(labels == Set((0..<writers).map { "item-\($0)" }))
@@ -84,7 +84,7 @@ import BouncerDomain
             return (true, { database in try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)]) })
         })
         #expect(outcomes.filter { $0 == nil }.count == 46, "one of the five colliding writes succeeds")
-        let failures = outcomes.compactMap { $0 as? DatabaseError }
+        let failures = outcomes.compactMap { $0 as? SQLiteError }
         #expect(failures.count == 4 && failures.allSatisfy(\.isUniqueConstraintViolation), "\(failures)")
         // A group's report comes after its writers are resumed: wait for it.
         #expect(try await waitUntil { batches.withLock { $0.contains(50) } }, "the 50 writes made one group")
@@ -98,17 +98,17 @@ import BouncerDomain
         defer { store.close() }
         // SQLite rolls a whole transaction back on some errors (a full disk, an I/O error); a
         // ROLLBACK inside a write does the same thing on purpose.
-        let insert: (String) -> @Sendable (Database) throws -> Void = { label in
+        let insert: (String) -> @Sendable (SQLiteDatabase) throws -> Void = { label in
             { database in try database.execute("INSERT INTO items (label) VALUES (?)", [.text(label)]) }
         }
-        let rollBack: @Sendable (Database) throws -> Void = { database in try database.execute("ROLLBACK") }
+        let rollBack: @Sendable (SQLiteDatabase) throws -> Void = { database in try database.execute("ROLLBACK") }
         // The rollback in the middle of a group, and as its last write.
         for writes in [[(false, insert("before")), (true, insert("before, one statement")), (false, rollBack),
                         (false, insert("after")), (true, insert("after, one statement"))],
                        [(true, insert("before")), (false, rollBack)]] {
             let outcomes = try await Self.writeHeldTogether(store, writes)
             for outcome in outcomes {
-                #expect((outcome as? DatabaseError)?.resultCode == DatabaseError.groupRolledBack.resultCode, "\(String(describing: outcome))")
+                #expect((outcome as? SQLiteError)?.resultCode == SQLiteError.groupRolledBack.resultCode, "\(String(describing: outcome))")
             }
             #expect(try await store.readers.read { try $0.fetchValue("SELECT count(*) FROM items", as: Int.self) } == 0,
                     "no write of the failed group was kept, not even those after the rollback")
@@ -121,7 +121,7 @@ import BouncerDomain
     /// Queues `writes` while the writer is held inside another group, so that they all make the
     /// next group; returns each write's error, or nil for a write that was committed.
     private static func writeHeldTogether(_ store: SQLiteStore,
-                                          _ writes: [(oneStatement: Bool, work: @Sendable (Database) throws -> Void)])
+                                          _ writes: [(oneStatement: Bool, work: @Sendable (SQLiteDatabase) throws -> Void)])
         async throws -> [(any Error)?] {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -154,7 +154,7 @@ import BouncerDomain
         try await store.writer.write { try $0.execute("INSERT INTO items (label) VALUES ('seen')") }
         let label = try await store.readers.read { try $0.fetchValue("SELECT label FROM items", as: String.self) }
         #expect(label == "seen")
-        await #expect(throws: DatabaseError.self) {
+        await #expect(throws: SQLiteError.self) {
             try await store.readers.read { try $0.execute("INSERT INTO items (label) VALUES ('no')") }
         }
     }
@@ -185,10 +185,10 @@ import BouncerDomain
         defer { store.close() }
         try await store.record(AuditEntry(id: "a1", actorID: "mod", action: "user.ban", targetType: "user", targetID: "bob",
                                           createdAt: Timestamp.now()))
-        await #expect(throws: DatabaseError.self) {
+        await #expect(throws: SQLiteError.self) {
             try await store.writer.write { try $0.execute("UPDATE audit_log SET actor_id = 'someone else'") }
         }
-        await #expect(throws: DatabaseError.self) {
+        await #expect(throws: SQLiteError.self) {
             try await store.writer.write { try $0.execute("DELETE FROM audit_log") }
         }
         #expect(try await store.auditEntries(AuditQuery()).map(\.actorID) == ["mod"])

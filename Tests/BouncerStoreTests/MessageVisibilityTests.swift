@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct MessageVisibilityTests {
     @Test func theSQLConditionAgreesWithTheSwiftRuleForEveryCase() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("visibility.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("visibility.sqlite3"))
         try database.execute("CREATE TABLE messages (state TEXT NOT NULL, hidden INTEGER NOT NULL, user_id TEXT NOT NULL)")
         let viewers = [Viewer(userID: "alice", role: .user), Viewer(userID: "bob", role: .user), Viewer(userID: "mod", role: .moderator)]
         let condition = MessageVisibility.sqlCondition(viewer: "?1")

@@ -13,7 +13,7 @@ import TestSupport
 
     @Test func freshStoreGetsEveryMigrationInOrder() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         let applied = try Migrator(migrations: [Self.first, Self.second]).migrate(database) { "2026-01-01T00:00:00.000Z" }
         #expect(applied.map(\.version) == [1, 2])
         let rows = try database.fetchAll("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
@@ -26,7 +26,7 @@ import TestSupport
 
     @Test func reRunningAppliesNothingAndLaterFilesApplyLater() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try Migrator(migrations: [Self.first]).migrate(database)
         #expect(try Migrator(migrations: [Self.first]).migrate(database).isEmpty)
         let status = try Migrator(migrations: [Self.first, Self.second]).status(of: database)
@@ -36,7 +36,7 @@ import TestSupport
 
     @Test func aChangedAppliedFileIsRefused() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try Migrator(migrations: [Self.first]).migrate(database)
         var edited = Self.first
         edited.sql += "\n-- a harmless-looking edit"
@@ -51,7 +51,7 @@ import TestSupport
 
     @Test func aStoreNewerThanTheBinaryIsRefused() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try Migrator(migrations: [Self.first, Self.second]).migrate(database)
         let error = try #require(throws: MigrationError.self) {
             try Migrator(migrations: [Self.first]).migrate(database)
@@ -61,7 +61,7 @@ import TestSupport
 
     @Test func aFailingMigrationIsRolledBackWhole() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);")
         let error = try #require(throws: MigrationError.self) {
             try Migrator(migrations: [Self.first, broken]).migrate(database)
@@ -77,7 +77,7 @@ import TestSupport
 
     @Test func aMigrationThatBreaksForeignKeysIsRolledBack() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: [Self.first, Self.second]).migrate(database)
         // With checks deferred the orphan would only surface at commit; the migrator's
@@ -110,7 +110,7 @@ import TestSupport
         #expect(!migrations.isEmpty)
         #expect(migrations.map(\.version) == Array(1...migrations.count), "migration versions have no gaps")
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("PRAGMA foreign_keys = ON")
         #expect(try Migrator(migrations: migrations).migrate(database).count == migrations.count)
     }
@@ -122,7 +122,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         // As the service's writer opens it: foreign keys enforced, so that dropping the old table
         // would cascade into the flags, revisions and review queue if the migrator let it.
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: migrations.filter { $0.version < 7 }).migrate(database)
         let insert = """
@@ -163,12 +163,12 @@ import TestSupport
         #expect(database.lastInsertRowID == 6)  // after m4's 5
         for (state, bounceAction, flagged, hidden) in [("sent", "", 0, 0), ("bounced", "bounce_twice", 0, 0), ("delivered", "", 2, 0),
                                                        ("delivered", "", 0, 7)] {
-            #expect(throws: DatabaseError.self) {
+            #expect(throws: SQLiteError.self) {
                 try database.execute(insert, [.text("bad"), .text("x"), .text(state), bounceAction.isEmpty ? .null : .text(bounceAction),
                                               .integer(Int64(flagged)), .integer(Int64(hidden))])
             }
         }
-        #expect(throws: DatabaseError.self) {
+        #expect(throws: SQLiteError.self) {
             try database.execute(insert, [.text("m9"), .text("again"), .text("delivered"), .null, .integer(0), .integer(0)])
         }
     }
@@ -179,7 +179,7 @@ import TestSupport
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let migrations = try Migration.load(directory: repository.appendingPathComponent("migrations"))
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.path("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.path("db.sqlite3"))
         try database.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: migrations.filter { $0.version < 8 }).migrate(database)
         for index in 0..<12 {

@@ -22,7 +22,7 @@ import TestSupport
             let writer = try SQLiteStore.openWriter(path: path, configuration: Self.configuration(synchronous))
             #expect(writer.vfsName == "bouncer-wal-batching")
             try writer.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-            let reader = try Database(path: path, mode: .readOnly)
+            let reader = try SQLiteDatabase(path: path, mode: .readOnly)
             for index in 0..<20 {
                 try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text("note \(index)")])
                 // Another connection reads the file at once: the frames are there.
@@ -40,16 +40,16 @@ import TestSupport
         let writer = try SQLiteStore.openWriter(path: path, configuration: Self.configuration(.full))
         try writer.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
         try writer.execute("PRAGMA synchronous = NORMAL")
-        let reader = try Database(path: path, mode: .readOnly)
+        let reader = try SQLiteDatabase(path: path, mode: .readOnly)
         for index in 0..<20 {
             try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text("normal \(index)")])
             #expect(try reader.fetchValue("SELECT count(*) FROM notes", as: Int.self) == index + 1)
         }
-        let padded = try Database(path: "file:\(directory.path("psow.sqlite3"))?psow=0", mode: .readWrite,
+        let padded = try SQLiteDatabase(path: "file:\(directory.path("psow.sqlite3"))?psow=0", mode: .readWrite,
                                   vfs: try SQLiteStore.logVFS(over: nil))
         _ = try padded.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
         try padded.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        let paddedReader = try Database(path: directory.path("psow.sqlite3"), mode: .readOnly)
+        let paddedReader = try SQLiteDatabase(path: directory.path("psow.sqlite3"), mode: .readOnly)
         for index in 0..<20 {
             try padded.execute("INSERT INTO notes (body) VALUES (?)", [.text("padded \(index)")])
             #expect(try paddedReader.fetchValue("SELECT count(*) FROM notes", as: Int.self) == index + 1)
@@ -74,7 +74,7 @@ import TestSupport
         try writer.executeCached("COMMIT")
 
         // Another connection sees everything at once...
-        let reader = try Database(path: directory.path("db.sqlite3"), mode: .readOnly)
+        let reader = try SQLiteDatabase(path: directory.path("db.sqlite3"), mode: .readOnly)
         #expect(try reader.fetchValue("SELECT count(*) FROM notes", as: Int.self) == 3_050)
 
         // ...and the files as they are on disk, with the writer still open and nothing
@@ -82,7 +82,7 @@ import TestSupport
         let copy = directory.path("copy.sqlite3")
         try FileManager.default.copyItem(atPath: directory.path("db.sqlite3"), toPath: copy)
         try FileManager.default.copyItem(atPath: directory.path("db.sqlite3") + "-wal", toPath: copy + "-wal")
-        let recovered = try Database(path: copy)
+        let recovered = try SQLiteDatabase(path: copy)
         #expect(try recovered.fetchValue("SELECT count(*) FROM notes", as: Int.self) == 3_050)
         #expect(try recovered.fetchValue("SELECT body FROM notes WHERE id = 3050", as: String.self)
                 == String(repeating: "x", count: 200) + "2999")
@@ -102,7 +102,7 @@ import TestSupport
         try writer.executeCached("ROLLBACK")
         try writer.execute("INSERT INTO notes (body) VALUES (?)", [.text("kept")])
 
-        let reader = try Database(path: directory.path("db.sqlite3"), mode: .readOnly)
+        let reader = try SQLiteDatabase(path: directory.path("db.sqlite3"), mode: .readOnly)
         #expect(try reader.fetchAll("SELECT body FROM notes").map { try $0.decodeIfPresent("body", as: String.self) } == ["kept"])
         #expect(try writer.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
     }

@@ -65,7 +65,7 @@ import TestSupport
         #expect(finished, "the backup did not finish within a minute of steady writes")
         #expect(writtenDuring > 0, "the writers wrote while the backup ran")
         guard finished else { return }
-        let copy = try Database(path: path, mode: .readOnly)
+        let copy = try SQLiteDatabase(path: path, mode: .readOnly)
         #expect(try copy.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
         let seeded = try copy.fetchValue("SELECT count(*) FROM items WHERE label LIKE 'seed%'", as: Int.self)
         #expect(seeded == 100_000)

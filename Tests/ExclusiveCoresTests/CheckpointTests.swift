@@ -43,7 +43,7 @@ import TestSupport
                 "the log holds \(logBytes / frameBytes) frames after \(writes * rowsPerWrite) pages were written")
         store.close()
 
-        let reopened = try Database(path: path, mode: .readOnly)
+        let reopened = try SQLiteDatabase(path: path, mode: .readOnly)
         #expect(try reopened.fetchValue("SELECT count(*) FROM pages", as: Int.self) == writes * rowsPerWrite)
     }
 
@@ -81,7 +81,7 @@ import TestSupport
         // Two readers, each holding a read transaction for 150 ms, staggered: one is always open.
         let readers = (0..<2).map { reader in
             Thread {
-                guard let database = try? Database(path: path, mode: .readOnly) else { return }
+                guard let database = try? SQLiteDatabase(path: path, mode: .readOnly) else { return }
                 usleep(UInt32(reader) * 75_000)
                 while !stop.withLock({ $0 }) {
                     try? database.execute("BEGIN")

@@ -47,7 +47,7 @@ import TestSupport
     }
 
     /// Every acknowledged label has both its rows, and no label has only one.
-    static func verify(_ database: Database, acknowledged: Set<String>, _ context: String) throws {
+    static func verify(_ database: SQLiteDatabase, acknowledged: Set<String>, _ context: String) throws {
         #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok", "\(context)")
         let labels = try database.fetchAll("SELECT label FROM items").compactMap { try $0.decodeIfPresent("label", as: String.self) }
         var halves: [String: Int] = [:]
@@ -97,7 +97,7 @@ import TestSupport
                 try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
             }
             let known = acknowledged.withLock { $0 }
-            try Self.verify(try Database(path: copy), acknowledged: known, "copy after round \(round)")
+            try Self.verify(try SQLiteDatabase(path: copy), acknowledged: known, "copy after round \(round)")
             try await store.readers.read { database in try Self.verify(database, acknowledged: known, "live after round \(round)") }
             // The store goes on once the storage is well again.
             try await Self.write(store, "after\(round)")
@@ -106,7 +106,7 @@ import TestSupport
         #expect(fault_vfs_failures(directory.resolvedPath) > failuresBefore, "faults were injected")
         #expect(acknowledged.withLock { $0.count } > 8, "writes got through between faults")
         store.close()
-        try Self.verify(try Database(path: path), acknowledged: acknowledged.withLock { $0 }, "after a restart")
+        try Self.verify(try SQLiteDatabase(path: path), acknowledged: acknowledged.withLock { $0 }, "after a restart")
     }
 
     /// A write that fails for the storage's sake fails its whole group: the others' changes were
@@ -133,14 +133,14 @@ import TestSupport
         _ = try await store.writer.exclusive { database in try database.execute("PRAGMA cache_size = 8") }
         // Hold the writer's queue so the writes below are grouped.
         let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let held = Task { try await store.writer.exclusive { (_: Database) -> Bool in started.signal(); gate.wait(); return true } }
+        let held = Task { try await store.writer.exclusive { (_: SQLiteDatabase) -> Bool in started.signal(); gate.wait(); return true } }
         await Self.wait { started.wait(timeout: .now()) == .success }
         let outcomes = Locked<[Int: Bool]>([:])
         var writes: [Task<Void, Never>] = []
         for index in 0..<20 {
             // Queued one after another: the first ten spill frames the group then holds.
             writes.append(Task {
-                let ok = (try? await store.writer.write { (database: Database) -> Bool in
+                let ok = (try? await store.writer.write { (database: SQLiteDatabase) -> Bool in
                     if index == 10 {
                         // The flush before reading the first row's page from the log fails.
                         try database.execute("PRAGMA cache_spill = OFF")
@@ -197,7 +197,7 @@ import TestSupport
         fault_vfs_arm(directory.resolvedPath, Self.log, Self.writes, SQLITE_FULL, 0, 1, 0, 0)
         // No more spills: the only write to the log is the flush before the read.
         try writer.execute("PRAGMA cache_spill = OFF")
-        #expect(throws: DatabaseError.self) {
+        #expect(throws: SQLiteError.self) {
             try writer.execute("DELETE FROM notes WHERE id = 2")
         }
         fault_vfs_disarm(directory.resolvedPath)
@@ -209,7 +209,7 @@ import TestSupport
         let copy = directory.path("copy.sqlite3")
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
-        for database in [try Database(path: path, mode: .readOnly), try Database(path: copy)] {
+        for database in [try SQLiteDatabase(path: path, mode: .readOnly), try SQLiteDatabase(path: copy)] {
             #expect(try database.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
             let count = try database.fetchValue("SELECT count(*) FROM notes", as: Int.self) ?? -1
             #expect(count == expected, "\(count) rows, \(expected) committed")
@@ -253,7 +253,7 @@ import TestSupport
         // The first connection reads (which once flushed what it held) and closes.
         #expect(try writer.fetchValue("SELECT count(*) FROM notes", as: Int.self) == 240)
         writer.close()
-        let reopened = try Database(path: path, mode: .readOnly)
+        let reopened = try SQLiteDatabase(path: path, mode: .readOnly)
         #expect(try reopened.fetchValue("PRAGMA integrity_check", as: String.self) == "ok")
         #expect(try reopened.fetchValue("SELECT count(*) FROM notes", as: Int.self) == 240)
     }

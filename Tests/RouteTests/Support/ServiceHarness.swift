@@ -178,7 +178,7 @@ final class ServiceHarness: Sendable {
                                ruleID: fields[3].isEmpty ? nil : fields[3], createdAt: fields[4])
             }
         }
-        let database = try Database(path: directory.path("data/bouncer.sqlite3"), mode: .readOnly)
+        let database = try SQLiteDatabase(path: directory.path("data/bouncer.sqlite3"), mode: .readOnly)
         return try database.fetchAll("SELECT id, reporter_id, reason, rule_id, created_at FROM flags WHERE message_id = ? ORDER BY id",
                                      [.text(id)]).map { row in
             NewFlag(id: try row.decode("id"), messageID: id, channelID: "", reporterID: try row.decode("reporter_id"),

@@ -1,21 +1,21 @@
 import BouncerStore
 import CSQLite
 
-/// A prepared statement. It finalizes itself when released; a `Database` keeps the ones it
+/// A prepared statement. It finalizes itself when released; a `SQLiteDatabase` keeps the ones it
 /// caches until it closes.
-public final class Statement {
+public final class SQLiteStatement {
     typealias Handle = OpaquePointer
 
     let handle: Handle
     public let sql: String
-    private unowned let database: Database
+    private unowned let database: SQLiteDatabase
 
-    init(database: Database, sql: String, persistent: Bool) throws(DatabaseError) {
+    init(database: SQLiteDatabase, sql: String, persistent: Bool) throws(SQLiteError) {
         var handle: Handle?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let code = sqlite3_prepare_v3(database.handle, sql, -1, flags, &handle, nil)
         guard code == SQLITE_OK, let handle else {
-            throw DatabaseError(connection: database.handle, resultCode: code, sql: sql)
+            throw SQLiteError(connection: database.handle, resultCode: code, sql: sql)
         }
         self.handle = handle
         self.sql = sql
@@ -43,11 +43,11 @@ public final class Statement {
     /// Resets the statement and binds `arguments` to its parameters, in order. There must be one
     /// for every parameter (the count is the largest index), so each is bound over its last value
     /// and clearing them all first would be a loop for nothing.
-    public func bind(_ arguments: [DatabaseValue]) throws(DatabaseError) {
+    public func bind(_ arguments: [DatabaseValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
-            throw DatabaseError(resultCode: SQLITE_RANGE, message: "expected \(expected) arguments, got \(arguments.count)", sql: sql)
+            throw SQLiteError(resultCode: SQLITE_RANGE, message: "expected \(expected) arguments, got \(arguments.count)", sql: sql)
         }
         // Room for every text and blob first: growing the buffer later would move the bytes of
         // the parameters already bound.
@@ -75,7 +75,7 @@ public final class Statement {
                 sqlite3_bind_blob64(handle, index, store($0, at: &offset), sqlite3_uint64($0.count), nil)
             }
             }
-            guard code == SQLITE_OK else { throw DatabaseError(connection: database.handle, resultCode: code, sql: sql) }
+            guard code == SQLITE_OK else { throw SQLiteError(connection: database.handle, resultCode: code, sql: sql) }
         }
     }
 
@@ -96,11 +96,11 @@ public final class Statement {
     }
 
     /// Advances to the next row: true when there is one, false when the statement is done.
-    public func step() throws(DatabaseError) -> Bool {
+    public func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code: throw DatabaseError(connection: database.handle, resultCode: code, sql: sql)
+        case let code: throw SQLiteError(connection: database.handle, resultCode: code, sql: sql)
         }
     }
 

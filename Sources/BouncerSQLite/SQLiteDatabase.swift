@@ -3,7 +3,7 @@ import CSQLite
 
 /// One SQLite connection. Not Sendable on purpose: a connection is used from one serial queue at a
 /// time (the writer's, or one reader's), which is what makes it safe to open with NOMUTEX.
-public final class Database {
+public final class SQLiteDatabase {
     typealias Handle = OpaquePointer
 
     public enum Mode: Sendable {
@@ -13,13 +13,13 @@ public final class Database {
 
     let handle: Handle
     public let path: String
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [String: SQLiteStatement] = [:]
     /// The statements of `FrequentSQL`, by slot; nil until first run on this connection.
-    private var frequentStatements: [Statement?] = []
+    private var frequentStatements: [SQLiteStatement?] = []
     private var savepointDepth = 0
 
     /// `vfs`: the name of a registered VFS, or nil for SQLite's default.
-    public init(path: String, mode: Mode = .readWrite, vfs: String? = nil) throws(DatabaseError) {
+    public init(path: String, mode: Mode = .readWrite, vfs: String? = nil) throws(SQLiteError) {
         var handle: Handle?
         let flags = switch mode {
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -27,7 +27,7 @@ public final class Database {
         }
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, vfs)
         guard code == SQLITE_OK, let handle else {
-            var error = DatabaseError(connection: handle, resultCode: code)
+            var error = SQLiteError(connection: handle, resultCode: code)
             error.message = "cannot open \(path): \(error.message)"
             // A failed open still allocates a handle that must be closed.
             sqlite3_close_v2(handle)
@@ -55,14 +55,14 @@ public final class Database {
     // MARK: - Running SQL
 
     /// Runs one statement, or several separated by semicolons when there are no arguments.
-    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
+    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) {
         if arguments.isEmpty {
             var message: UnsafeMutablePointer<CChar>?
             let code = sqlite3_exec(handle, sql, nil, nil, &message)
             if code != SQLITE_OK {
                 let text = message.map { String(cString: $0) }
                 sqlite3_free(message)
-                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+                throw SQLiteError(resultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
             }
             return
         }
@@ -71,24 +71,24 @@ public final class Database {
 
     /// Runs one statement from the statement cache: for the fixed statements every write runs
     /// (BEGIN, SAVEPOINT, RELEASE, COMMIT), which are then parsed once per connection.
-    public func executeCached(_ sql: String) throws(DatabaseError) {
+    public func executeCached(_ sql: String) throws(SQLiteError) {
         try run(cachedStatement(sql), [])
     }
 
     /// Runs one of the statements every write runs, with `arguments`.
-    public func execute(_ frequent: FrequentSQL, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
+    public func execute(_ frequent: FrequentSQL, _ arguments: [DatabaseValue] = []) throws(SQLiteError) {
         try run(cachedStatement(frequent), arguments)
     }
 
     /// Binds `arguments` (which resets the statement), steps it to its end, and resets it.
-    private func run(_ statement: Statement, _ arguments: [DatabaseValue]) throws(DatabaseError) {
+    private func run(_ statement: SQLiteStatement, _ arguments: [DatabaseValue]) throws(SQLiteError) {
         try statement.bind(arguments)
         while try statement.step() {}
         sqlite3_reset(statement.handle)
     }
 
     /// Rows of a query.
-    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> [Row] {
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> [Row] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         var rows: [Row] = []
@@ -101,14 +101,14 @@ public final class Database {
 
     /// Calls `body` with the statement at each row, for reads of many rows that take their
     /// columns by position without copying each row into a `Row` first.
-    public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Statement) throws -> Void) throws {
+    public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (SQLiteStatement) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
         while try statement.step() { try body(statement) }
     }
 
-    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> Row? {
+    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> Row? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
@@ -116,23 +116,23 @@ public final class Database {
     }
 
     /// The first column of the first row.
-    public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [], as type: T.Type = T.self) throws(DatabaseError) -> T? {
+    public func fetchValue<T: DatabaseValueConvertible>(_ sql: String, _ arguments: [DatabaseValue] = [], as type: T.Type = T.self) throws(SQLiteError) -> T? {
         try fetchOne(sql, arguments).flatMap { T(databaseValue: $0[0]) }
     }
 
     /// A prepared statement kept for the life of the connection: prepared once, reused by every
     /// request that runs the same SQL.
-    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = statementCache[sql] { return statement }
-        let statement = try Statement(database: self, sql: sql, persistent: true)
+        let statement = try SQLiteStatement(database: self, sql: sql, persistent: true)
         statementCache[sql] = statement
         return statement
     }
 
     /// The statement of `frequent`, prepared on its first run on this connection.
-    func cachedStatement(_ frequent: FrequentSQL) throws(DatabaseError) -> Statement {
+    func cachedStatement(_ frequent: FrequentSQL) throws(SQLiteError) -> SQLiteStatement {
         if frequent.slot < frequentStatements.count, let statement = frequentStatements[frequent.slot] { return statement }
-        let statement = try Statement(database: self, sql: frequent.sql, persistent: true)
+        let statement = try SQLiteStatement(database: self, sql: frequent.sql, persistent: true)
         if frequent.slot >= frequentStatements.count {
             frequentStatements.append(contentsOf: repeatElement(nil, count: frequent.slot + 1 - frequentStatements.count))
         }
@@ -141,8 +141,8 @@ public final class Database {
     }
 
     /// A statement prepared for one use.
-    public func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
-        try Statement(database: self, sql: sql, persistent: false)
+    public func makeStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql, persistent: false)
     }
 
     public var changes: Int { Int(sqlite3_changes64(handle)) }
@@ -161,7 +161,7 @@ public final class Database {
     // MARK: - Transactions
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func inTransaction<T>(immediate: Bool = true, _ body: (Database) throws -> T) throws -> T {
+    public func inTransaction<T>(immediate: Bool = true, _ body: (SQLiteDatabase) throws -> T) throws -> T {
         try executeCached(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let result = try body(self)
@@ -175,7 +175,7 @@ public final class Database {
 
     /// Runs `body` in a savepoint inside the current transaction: its changes are undone when it
     /// throws, and the rest of the transaction is kept.
-    public func inSavepoint<T>(_ body: (Database) throws -> T) throws -> T {
+    public func inSavepoint<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "sp\(savepointDepth)"
@@ -190,7 +190,7 @@ public final class Database {
             do {
                 try executeCached("ROLLBACK TO \(name)")
             } catch let rollbackError {
-                throw DatabaseError.savepointNotRolledBack(rollbackError)
+                throw SQLiteError.savepointNotRolledBack(rollbackError)
             }
             try? executeCached("RELEASE \(name)")
             throw error

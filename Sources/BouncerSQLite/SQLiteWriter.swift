@@ -8,10 +8,10 @@ import Locking
 /// group, and each caller is resumed only after the commit that holds its write has returned.
 /// Nothing is acknowledged before it is durable. A write that fails for the storage's sake (full
 /// disk, I/O error, no memory, damage), or whose changes cannot be undone, fails its whole group
-/// (`DatabaseError.failsTransaction`): what the connection holds may then not be what
+/// (`SQLiteError.failsTransaction`): what the connection holds may then not be what
 /// SQLite believes, and committing the rest would make it durable.
-public final class DatabaseWriter: Sendable {
-    private let connection: UncheckedBox<Database>
+public final class SQLiteWriter: Sendable {
+    private let connection: UncheckedBox<SQLiteDatabase>
     private let dispatchQueue: DispatchQueue
     private let pending = PendingWrites<any GroupWrite>()
     private let maxBatchSize: Int
@@ -21,7 +21,7 @@ public final class DatabaseWriter: Sendable {
     /// Only touched on the writer's queue.
     private let hooks: UncheckedBox<[any GroupCommitHook]>
 
-    init(connection: Database, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
+    init(connection: SQLiteDatabase, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
          busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (CommitReport) -> Void) {
         let queue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
         dispatchQueue = queue
@@ -37,7 +37,7 @@ public final class DatabaseWriter: Sendable {
     var queuedWrites: Int { pending.count }
 
     /// Runs `work` in the next group transaction and returns its result once that is committed.
-    public func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             write(work) { continuation.resume(with: $0) }
         }
@@ -50,7 +50,7 @@ public final class DatabaseWriter: Sendable {
     /// `oneStatement`: `work` changes the database with one statement at most. SQLite undoes a
     /// failed statement by itself, so such a write needs no savepoint of its own: the send path's
     /// most common write saves the two statements a savepoint costs.
-    public func write<T: Sendable>(oneStatement: Bool = false, _ work: @escaping @Sendable (Database) throws -> T,
+    public func write<T: Sendable>(oneStatement: Bool = false, _ work: @escaping @Sendable (SQLiteDatabase) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         enqueue(ClosureWrite(oneStatement: oneStatement, work: work, completion: completion))
     }
@@ -64,7 +64,7 @@ public final class DatabaseWriter: Sendable {
 
     /// Runs `work` on the writer's queue outside of any group, for maintenance (backups,
     /// checkpoints). It waits for the writes queued before it.
-    public func exclusive<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func exclusive<T: Sendable>(_ work: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             dispatchQueue.async {
                 continuation.resume(with: Result { try work(self.connection.value) })
@@ -78,29 +78,29 @@ public final class DatabaseWriter: Sendable {
             let batch = pending.nextGroup(limit: maxBatchSize)
             if batch.isEmpty { return }
             let started = ContinuousClock.now
-            var commitError: DatabaseError?
+            var commitError: SQLiteError?
             var hookFailures: [CommitReport.HookFailure] = []
-            var lastWriteError: DatabaseError?
-            do throws(DatabaseError) {
+            var lastWriteError: SQLiteError?
+            do throws(SQLiteError) {
                 try database.execute(.beginImmediate)
                 for item in batch {
                     // A full disk, an I/O error or a lack of memory can make SQLite roll the whole
                     // transaction back under one write. The group has failed then, and nothing may
                     // run after it: outside a transaction, each statement (or a savepoint's
                     // release) would commit on its own, stored though reported as failed.
-                    guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
+                    guard database.isInTransaction else { throw SQLiteError.groupRolledBack(after: lastWriteError) }
                     if let writeError = item.run(database) {
                         lastWriteError = writeError
                         if writeError.failsTransaction {
-                            throw database.isInTransaction ? writeError : DatabaseError.groupRolledBack(after: writeError)
+                            throw database.isInTransaction ? writeError : SQLiteError.groupRolledBack(after: writeError)
                         }
                     }
                 }
-                guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: lastWriteError) }
+                guard database.isInTransaction else { throw SQLiteError.groupRolledBack(after: lastWriteError) }
                 for hook in hooks.value {
                     guard let error = hook.beforeCommit(writes: batch.count, database) else { continue }
                     hookFailures.append(CommitReport.HookFailure(hook: hook.name, error: error))
-                    guard database.isInTransaction else { throw DatabaseError.groupRolledBack(after: error) }
+                    guard database.isInTransaction else { throw SQLiteError.groupRolledBack(after: error) }
                 }
                 try database.execute(.commit)
             } catch {
@@ -132,48 +132,48 @@ public final class DatabaseWriter: Sendable {
 /// so that one object carries a write's work, its caller and its result: the send path's writes
 /// are one allocation each.
 protocol GroupWrite: AnyObject, Sendable {
-    /// Runs the write (with `Database.runWrite`) and keeps its result until the commit is known;
+    /// Runs the write (with `SQLiteDatabase.runWrite`) and keeps its result until the commit is known;
     /// returns the write's database error, if it met one.
-    func run(_ database: Database) -> DatabaseError?
+    func run(_ database: SQLiteDatabase) -> SQLiteError?
     /// Resumes the caller: with the write's own result, or with `commitError` when the group
     /// failed (or the writer was closed before it ran).
     func finish(_ commitError: (any Error)?)
 }
 
-extension Database {
+extension SQLiteDatabase {
     /// Runs one write of a group: in a savepoint of its own, so that its failure undoes it alone,
     /// unless it changes the database with one statement at most (SQLite undoes a failed
     /// statement by itself, and a savepoint costs two statements more).
-    func runWrite<T>(oneStatement: Bool, _ work: (Database) throws -> T) -> Result<T, any Error> {
+    func runWrite<T>(oneStatement: Bool, _ work: (SQLiteDatabase) throws -> T) -> Result<T, any Error> {
         Result { oneStatement ? try work(self) : try inSavepoint(work) }
     }
 }
 
 extension Result {
     /// The database error a failed write met, for the group to judge.
-    var databaseError: DatabaseError? {
+    var databaseError: SQLiteError? {
         guard case .failure(let error) = self else { return nil }
-        return error as? DatabaseError
+        return error as? SQLiteError
     }
 }
 
 /// A write given as closures.
 private final class ClosureWrite<T: Sendable>: GroupWrite, @unchecked Sendable {
     private let oneStatement: Bool
-    private let work: @Sendable (Database) throws -> T
+    private let work: @Sendable (SQLiteDatabase) throws -> T
     private let completion: @Sendable (Result<T, any Error>) -> Void
     /// Set by `run`, read by `finish`: both on the writer's queue, one after the other (the
     /// unchecked `Sendable` rests on that), and never by the thread that queued the write.
     private var result: Result<T, any Error>?
 
-    init(oneStatement: Bool, work: @escaping @Sendable (Database) throws -> T,
+    init(oneStatement: Bool, work: @escaping @Sendable (SQLiteDatabase) throws -> T,
          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         self.oneStatement = oneStatement
         self.work = work
         self.completion = completion
     }
 
-    func run(_ database: Database) -> DatabaseError? {
+    func run(_ database: SQLiteDatabase) -> SQLiteError? {
         let outcome = database.runWrite(oneStatement: oneStatement, work)
         result = outcome
         return outcome.databaseError

@@ -3,7 +3,7 @@ import CSQLite
 
 /// A failed SQLite call. It carries the result codes and the SQL that failed, never the values
 /// bound to it: those are user data and stay out of logs.
-public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The primary result code (`SQLITE_CONSTRAINT`, `SQLITE_BUSY`, ...).
     public var resultCode: Int32
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
@@ -31,21 +31,21 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     /// A group commit's transaction ended under one of its writes (SQLite rolls the whole of it
     /// back on some errors): every write of the group fails with this.
-    static let groupRolledBack = DatabaseError(
+    static let groupRolledBack = SQLiteError(
         resultCode: SQLITE_ABORT, message: "a write's error rolled back its group's transaction; no write of the group was kept")
 
     /// The same, carrying the storage failure that caused it, so every write of the group is
     /// told the store is unavailable rather than that something unknown went wrong.
-    static func groupRolledBack(after cause: DatabaseError?) -> DatabaseError {
+    static func groupRolledBack(after cause: SQLiteError?) -> SQLiteError {
         guard let cause, cause.isUnavailable else { return groupRolledBack }
-        return DatabaseError(resultCode: cause.extendedResultCode,
+        return SQLiteError(resultCode: cause.extendedResultCode,
                              message: "\(cause.message): its group's transaction was rolled back; no write of the group was kept")
     }
 
     /// A savepoint's `ROLLBACK TO` failed: its write's changes could not be undone, so its group
     /// must not commit.
-    static func savepointNotRolledBack(_ cause: DatabaseError) -> DatabaseError {
-        var error = DatabaseError(resultCode: cause.extendedResultCode,
+    static func savepointNotRolledBack(_ cause: SQLiteError) -> SQLiteError {
+        var error = SQLiteError(resultCode: cause.extendedResultCode,
                                   message: "a failed write could not be undone (\(cause.message)); its group was not committed")
         error.leftChangesBehind = true
         return error
