@@ -53,6 +53,7 @@ private final class SendWrite: GroupWrite, @unchecked Sendable {
     }
 
     func run(_ database: SQLiteDatabase) -> SQLiteError? {
+        assert(SQLiteWriter.isOnWriterQueue, "a send is written on the writer's queue")
         // Without system flags or events, the insert is the only statement that changes anything.
         let outcome = database.runWrite(oneStatement: flags.isEmpty && events.isEmpty) { database in
             try MessageSQL.send(message, flags: flags, events: events, sender: sender, database) { database in
@@ -65,6 +66,8 @@ private final class SendWrite: GroupWrite, @unchecked Sendable {
     }
 
     func finish(_ commitError: (any Error)?) {
+        // On the writer's queue after `run`; a send refused by a closed writer never ran.
+        assert(SQLiteWriter.isOnWriterQueue || result == nil, "a send is finished on the writer's queue, after `run`")
         completion(commitError.map { .failure($0) } ?? result ?? .failure(StoreError.closed))
     }
 }

@@ -11,6 +11,12 @@ import Locking
 /// (`SQLiteError.failsTransaction`): what the connection holds may then not be what
 /// SQLite believes, and committing the rest would make it durable.
 public final class SQLiteWriter: Sendable {
+    /// Marks the writers' queues, so that work that must run on one can check it does.
+    private static let writerKey = DispatchSpecificKey<Void>()
+
+    /// Whether the caller runs on a writer's queue.
+    static var isOnWriterQueue: Bool { DispatchQueue.getSpecific(key: writerKey) != nil }
+
     private let connection: UncheckedBox<SQLiteDatabase>
     private let dispatchQueue: DispatchQueue
     private let pending = PendingWrites<any GroupWrite>()
@@ -24,6 +30,7 @@ public final class SQLiteWriter: Sendable {
     init(connection: SQLiteDatabase, maxBatchSize: Int, hooks: [any GroupCommitHook] = [], logRestartFrames: Int32 = LogCheckpointer.defaultRestartFrames,
          busyTimeoutMilliseconds: Int32, onBatch: @escaping @Sendable (CommitReport) -> Void) {
         let queue = DispatchQueue(label: "bouncer.store.writer", qos: .userInitiated)
+        queue.setSpecific(key: Self.writerKey, value: ())
         dispatchQueue = queue
         checkpointer = UncheckedBox(LogCheckpointer(connection: connection, restartFrames: logRestartFrames,
                                                     busyTimeoutMilliseconds: busyTimeoutMilliseconds, queue: queue), confinedTo: queue)

@@ -87,6 +87,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     // MARK: - Reading
 
     func readable(hangUp: Bool = false) {
+        assert(loop.isCurrent, "a connection reads on its loop's thread")
         guard state.readable(hangUp: hangUp) else { return }
         if state.phase == .lingering {
             dropLingeringInput()
@@ -202,6 +203,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     /// Answers a request handled outside the input loop, then goes on with pipelined input.
     /// (Inside the loop, the loop itself goes on: no recursion however many are pipelined.)
     func finish(_ pending: PendingRequest, with response: Response) {
+        assert(loop.isCurrent, "a response is finished on its connection's loop")
         handledClient = nil
         respond(to: pending, with: response)
         continueAfterResponse()
@@ -212,6 +214,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     func respond(to pending: PendingRequest, with response: Response) {
+        assert(loop.isCurrent, "a response is written on its connection's loop")
         guard !state.isClosed else { return }
         let head = pending.head
         // A streamed response lasts as long as the connection.
@@ -367,6 +370,7 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     }
 
     func close() {
+        assert(loop.isCurrent, "a connection closes on its loop's thread")
         guard state.close() else { return }
         handledClient?.markGone()
         handledClient = nil
