@@ -1,3 +1,5 @@
+import BouncerDomain
+import Foundation
 import HTTPServer
 
 /// Query values that many routes read, read one way: bounded, and refused with a 400 that names
@@ -18,5 +20,16 @@ enum QueryValues {
         guard let text = request.query(name) else { return nil }
         guard let value = Bool(text) else { throw .badRequest("invalid_field", "`\(name)` must be true or false.").keyed("field.boolean", name) }
         return value
+    }
+
+    /// An RFC 3339 time from a query, in the stored form so it compares as text.
+    static func timestamp(_ text: String, _ name: String) throws(HTTPError) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
+            throw .badRequest("invalid_field", "`\(name)` must be an RFC 3339 time like 2026-11-29T12:00:00Z.").keyed("field.timestamp", name)
+        }
+        return Timestamp.format(date)
     }
 }

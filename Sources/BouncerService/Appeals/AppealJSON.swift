@@ -61,15 +61,15 @@ enum AppealJSON {
         var flags: [UInt8] = [UInt8(ascii: "[")]
         for (index, flag) in item.flags.enumerated() {
             if index > 0 { flags.append(UInt8(ascii: ",")) }
-            FlagRoutes.appendJSON(flag, to: &flags)
+            FlagJSON.append(flag, to: &flags)
         }
         flags.append(UInt8(ascii: "]"))
-        let revisions = (try? JSONText.encode(item.revisions.map(MessagesRoutes.RevisionJSON.init))) ?? Array("[]".utf8)
+        let revisions = (try? JSONText.encode(item.revisions.map(RevisionJSON.init))) ?? Array("[]".utf8)
         return json(item.appeal, adding: [("message", message ?? Array("null".utf8)), ("flags", flags), ("revisions", revisions),
                                           ("ban", ban(item.ban))])
     }
 
     static func ban(_ ban: StoredBan?) -> [UInt8] {
-        ban.flatMap { try? JSONText.encode(ModeratorRoutes.BanJSON($0)) } ?? Array("null".utf8)
+        ban.flatMap { try? JSONText.encode(BanJSON($0)) } ?? Array("null".utf8)
     }
 }

@@ -47,7 +47,7 @@ struct AppealRoutes: Sendable {
             let page = try await Page(limit: try Pagination.limit(request)) { count in
                 try await handlers.repository.appeals(ofUser: identity.userID, before: before, limit: count)
             }
-            return .json(.ok, FlagRoutes.list("appeals", page.items.map(AppealJSON.json), next: page.nextCursor(\.id)))
+            return .json(.ok, ListJSON.make("appeals", page.items.map(AppealJSON.json), next: page.nextCursor(\.id)))
         }
         routes.add("GET", "/v1/appeals", .moderator) { request, identity in
             try await handlers.queue(request, identity)
@@ -56,7 +56,7 @@ struct AppealRoutes: Sendable {
             try await handlers.decide(request, identity)
         }
         routes.add("GET", "/v1/users/{user_id}/strikes", .moderator) { request, _ in
-            let userID = try ModeratorRoutes.userID(request)
+            let userID = try IDValues.userID(request)
             let strikes = try await handlers.repository.activeStrikes(userID: userID, now: Timestamp.now())
             return try Response.encoded(AppealJSON.Strikes(user_id: userID, active: strikes.count, strikes: strikes.map(AppealJSON.Strike.init)))
         }
@@ -114,7 +114,7 @@ struct AppealRoutes: Sendable {
         case .notFound where what == "ban":
             throw HTTPError(.notFound, code: "ban_not_found", detail: "You are not banned.").keyed("appeals.not_banned")
         case .notFound:
-            throw MessagesRoutes.notFound
+            throw MessageText.notFound
         }
     }
 
@@ -128,7 +128,7 @@ struct AppealRoutes: Sendable {
             try await repository.appealQueue(state: state, after: after, limit: count)
         }
         let choice = localization.choice(for: request.head)
-        var response = Response.json(.ok, FlagRoutes.list("appeals", page.items.map { AppealJSON.item($0, for: identity, choice: choice) },
+        var response = Response.json(.ok, ListJSON.make("appeals", page.items.map { AppealJSON.item($0, for: identity, choice: choice) },
                                                           next: page.nextCursor(\.appeal.id)))
         Localization.mark(&response, choice)
         return response
@@ -163,7 +163,7 @@ struct AppealRoutes: Sendable {
         switch outcome {
         case .notFound: throw HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
         case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
-        case .ownCase: throw ModeratorRoutes.ownCase
+        case .ownCase: throw OwnCase.problem
         case .decided(let decision):
             // The appellant is the user banned, for an appeal of a ban and of a message alike.
             if let version = decision.liftedBanVersion { bans.remove(decision.appeal.userID, sequence: version) }

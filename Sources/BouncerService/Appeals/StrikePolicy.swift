@@ -61,8 +61,8 @@ struct StrikePolicy: Codable, Sendable, Equatable {
                 switch step["ban_seconds"] {
                 case .null?: seconds = nil
                 case let value?:
-                    guard let bounded = whole(value, 1...ModeratorRoutes.maxBanSeconds) else {
-                        throw invalid("steps' `ban_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds), or null for good", key: "strike_policy.ban_seconds_range", [String(ModeratorRoutes.maxBanSeconds)])
+                    guard let bounded = whole(value, 1...BanRecord.maxSeconds) else {
+                        throw invalid("steps' `ban_seconds` must be from 1 to \(BanRecord.maxSeconds), or null for good", key: "strike_policy.ban_seconds_range", [String(BanRecord.maxSeconds)])
                     }
                     seconds = bounded
                 case nil: throw invalid("steps each need `ban_seconds` (null bans for good)", key: "strike_policy.ban_seconds_missing")
@@ -96,7 +96,7 @@ struct StrikePolicy: Codable, Sendable, Equatable {
                 var details = ["shadow": "false", "reason": "strikes"]
                 if let end = ban.expiresAt { details["expires_at"] = end }
                 let audit = Audit.entry(Audit.system, "user.ban", "user", ban.userID, note: "strikes", details: details)
-                return (audit, [try .of(.userBanned, ModeratorRoutes.BanJSON(ban))])
+                return (audit, [try .of(.userBanned, BanJSON(ban))])
             })
     }
 }

@@ -45,7 +45,7 @@ struct MessageEvents: Sendable {
     }
 
     func ofWithdrawal(_ flag: StoredFlag) -> [NewEvent] {
-        [NewEvent(type: EventType.flagWithdrawn.rawValue, data: String(decoding: FlagRoutes.json(flag), as: UTF8.self),
+        [NewEvent(type: EventType.flagWithdrawn.rawValue, data: String(decoding: FlagJSON.json(flag), as: UTF8.self),
                   createdAt: Timestamp.now())]
     }
 
@@ -76,7 +76,7 @@ struct MessageEvents: Sendable {
         if let flag {
             json.removeLast()  // the closing brace
             json.append(contentsOf: #","flag":"#.utf8)
-            json.append(contentsOf: FlagRoutes.json(flag))
+            json.append(contentsOf: FlagJSON.json(flag))
             json.append(UInt8(ascii: "}"))
         }
         return NewEvent(type: type.rawValue, data: String(decoding: json, as: UTF8.self), createdAt: Timestamp.now())

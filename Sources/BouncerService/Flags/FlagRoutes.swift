@@ -29,52 +29,6 @@ struct FlagRoutes: Sendable {
         var ban_duration_seconds: Int?
     }
 
-    /// A flag as the API shows it (absent optional members are null).
-    static func json(_ flag: StoredFlag) -> [UInt8] {
-        var json: [UInt8] = []
-        json.reserveCapacity(384)
-        appendJSON(flag, to: &json)
-        return json
-    }
-
-    /// A flag's JSON appended where it goes: the review queue writes hundreds of flags a page.
-    static func appendJSON(_ flag: StoredFlag, to json: inout [UInt8]) {
-        // Names are literals that need no escaping: their bytes go in as they are.
-        func member(_ name: StaticString, _ value: String?) {
-            json.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            if let value { JSONText.appendString(value, to: &json) } else { json.append(contentsOf: "null".utf8) }
-        }
-        member(#"{"id":"#, flag.id)
-        member(#","message_id":"#, flag.messageID)
-        member(#","channel_id":"#, flag.channelID)
-        member(#","reporter_id":"#, flag.reporterID)
-        member(#","reason":"#, flag.reason)
-        member(#","details":"#, flag.details)
-        member(#","rule_id":"#, flag.ruleID)
-        member(#","state":"#, flag.state.rawValue)
-        member(#","resolution":"#, flag.resolution)
-        member(#","resolved_by":"#, flag.resolvedBy)
-        member(#","resolved_at":"#, flag.resolvedAt)
-        member(#","created_at":"#, flag.createdAt)
-        json.append(contentsOf: #","custom":"#.utf8)
-        json.append(contentsOf: (flag.custom ?? "null").utf8)
-        json.append(UInt8(ascii: "}"))
-    }
-
-    static func list(_ name: String, _ items: [[UInt8]], next: String?, extra: [UInt8] = []) -> [UInt8] {
-        var json: [UInt8] = []
-        json.reserveCapacity(64 + extra.count + items.reduce(0) { $0 + $1.count + 1 })
-        json.append(contentsOf: "{\"\(name)\":[".utf8)
-        for (index, item) in items.enumerated() {
-            if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: item)
-        }
-        json.append(contentsOf: #"],"next_cursor":"#.utf8)
-        json.append(contentsOf: (next.map(JSONText.quoted) ?? "null").utf8)
-        json.append(contentsOf: extra)
-        json.append(UInt8(ascii: "}"))
-        return json
-    }
 
     func register(in routes: inout Routes) {
         let handlers = self
@@ -113,8 +67,8 @@ struct FlagRoutes: Sendable {
         if let value = input.custom {
             guard case .object = value else { throw HTTPError.badRequest("invalid_field", "`custom` must be an object.").keyed("field.object", "custom") }
             custom = value.serialized
-            guard custom!.utf8.count <= MessagesRoutes.maxCustomBytes else {
-                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessagesRoutes.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessagesRoutes.maxCustomBytes)
+            guard custom!.utf8.count <= MessageText.maxCustomBytes else {
+                throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessageText.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessageText.maxCustomBytes)
             }
         }
         let outcome = try await repository.fileFlag(
@@ -122,9 +76,9 @@ struct FlagRoutes: Sendable {
             reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
             hideThreshold: settings.value.auto_hide_flag_threshold, events: { [events = localization.messageEvents] in events.ofFiling($0) })
         switch outcome {
-        case .created(let flag): return .json(.created, Self.json(flag))
-        case .existing(let flag): return .json(.ok, Self.json(flag))
-        case .messageNotFound: throw MessagesRoutes.notFound
+        case .created(let flag): return .json(.created, FlagJSON.json(flag))
+        case .existing(let flag): return .json(.ok, FlagJSON.json(flag))
+        case .messageNotFound: throw MessageText.notFound
         case .ownMessage: throw HTTPError(.forbidden, code: "own_message", detail: "You cannot flag your own message.")
         }
     }
@@ -142,15 +96,15 @@ struct FlagRoutes: Sendable {
         query.channelID = try QueryValues.shortText(request, "channel_id")
         query.reporterID = try QueryValues.shortText(request, "reporter_id")
         query.authorID = try QueryValues.shortText(request, "author_id")
-        if let since = request.query("since") { query.since = try ModeratorRoutes.timestamp(since, "since") }
-        if let until = request.query("until") { query.until = try ModeratorRoutes.timestamp(until, "until") }
+        if let since = request.query("since") { query.since = try QueryValues.timestamp(since, "since") }
+        if let until = request.query("until") { query.until = try QueryValues.timestamp(until, "until") }
         let filter = query
         let page = try await Page(limit: limit) { count in
             var query = filter
             query.limit = count
             return try await repository.flags(query)
         }
-        return .json(.ok, Self.list("flags", page.items.map(Self.json), next: page.nextCursor(\.id)))
+        return .json(.ok, ListJSON.make("flags", page.items.map(FlagJSON.json), next: page.nextCursor(\.id)))
     }
 
     private func queue(_ request: Request, _ identity: Identity) async throws -> Response {
@@ -186,7 +140,7 @@ struct FlagRoutes: Sendable {
             json.append(contentsOf: #","flags":["#.utf8)
             for (index, flag) in item.flags.enumerated() {
                 if index > 0 { json.append(UInt8(ascii: ",")) }
-                Self.appendJSON(flag, to: &json)
+                FlagJSON.append(flag, to: &json)
             }
             json.append(contentsOf: "],\"flag_count\":\(item.flags.count),\"counts_by_reason\":{".utf8)
             for (index, reason) in item.countsByReason.keys.sorted().enumerated() {
@@ -201,7 +155,7 @@ struct FlagRoutes: Sendable {
             json.append(UInt8(ascii: "}"))
             return json
         }
-        var response = Response.json(.ok, Self.list("items", entries, next: next))
+        var response = Response.json(.ok, ListJSON.make("items", entries, next: next))
         Localization.mark(&response, choice)
         return response
     }
@@ -216,8 +170,8 @@ struct FlagRoutes: Sendable {
         default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.").keyed("flags.decision")
         }
         if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.").keyed("field.too_long", "note", 1000) }
-        if let seconds = input.ban_duration_seconds, !(1...ModeratorRoutes.maxBanSeconds).contains(seconds) {
-            throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(ModeratorRoutes.maxBanSeconds).").keyed("field.range", "ban_duration_seconds", 1, ModeratorRoutes.maxBanSeconds)
+        if let seconds = input.ban_duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
+            throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "ban_duration_seconds", 1, BanRecord.maxSeconds)
         }
         let messageID = try request.parameter("id")
         let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
@@ -232,7 +186,7 @@ struct FlagRoutes: Sendable {
         var ban: (@Sendable (StoredMessage) throws -> ReviewBan)?
         if input.decision == "ban_author" {
             let (note, seconds) = (input.note, input.ban_duration_seconds)
-            ban = { message in try ModeratorRoutes.banRecord(message.userID, reason: note, seconds: seconds, shadow: false, by: identity, note: note) }
+            ban = { message in try BanRecord.make(message.userID, reason: note, seconds: seconds, shadow: false, by: identity, note: note) }
         }
         guard let result = try await repository.review(messageID: messageID, resolution: resolution,
                                                        removeMessage: input.decision == "remove_message",
@@ -243,7 +197,7 @@ struct FlagRoutes: Sendable {
                                                            events.ofReview(result, messageID: messageID, decision: decision,
                                                                            resolution: resolution, moderatorID: identity.userID)
                                                        }),
-              let message = result.message else { throw MessagesRoutes.notFound }
+              let message = result.message else { throw MessageText.notFound }
         if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
         if let ban = result.ban, let version = result.banVersion { bans.set(ban, sequence: version) }
         var json: [UInt8] = Array("{\"decision\":".utf8)

@@ -49,7 +49,7 @@ struct StreamRoutes: Sendable {
             text = message["text"]?.stringValue ?? ""
             // Stream's id when it has one Bouncer's ids can be; else Bouncer makes one.
             messageID = message["id"]?.stringValue.flatMap { id in
-                (try? MessagesRoutes.validateMessageID(id, field: "id")) != nil ? id : nil
+                (try? IDValues.messageID(id, field: "id")) != nil ? id : nil
             }
             language = body["user"]?["language"]?.stringValue
         }
@@ -108,7 +108,7 @@ struct StreamRoutes: Sendable {
         case .conflict, .parentNotFound:
             // Neither comes of a message stored under its own id when its id is taken, and with
             // no parent: the verdict decides, and the hook still answers 200.
-            let outcome = MessagesRoutes.Outcome(submitted.verdict, text: hook.text)
+            let outcome = MessageOutcome(submitted.verdict, text: hook.text)
             (state, text) = (outcome.state, outcome.text)
         }
         switch state {

@@ -11,7 +11,7 @@ extension MessagesRoutes {
     /// The author's own message, or the error that tells them nothing they may not know.
     static func requireAuthor(_ message: StoredMessage, _ identity: Identity) throws(HTTPError) {
         guard message.userID == identity.userID else {
-            guard MessageJSON.isVisible(message, to: identity) else { throw notFound }
+            guard MessageJSON.isVisible(message, to: identity) else { throw MessageText.notFound }
             throw HTTPError(.forbidden, code: "not_author", detail: "Only the author can do this.")
         }
     }
@@ -39,7 +39,7 @@ extension MessagesRoutes {
         let existing = try await store.message(id: id)
         let channel = existing?.channelID
         let verdict = await judge.judgeEdit(text, channel: channel, identity)
-        let outcome = Outcome(verdict, text: text)
+        let outcome = MessageOutcome(verdict, text: text)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let now = Timestamp.now()
         let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
@@ -78,7 +78,7 @@ extension MessagesRoutes {
                 return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
             }
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageEdited, before: before, after: after) }
-        guard result.found, let message = result.message else { throw Self.notFound }
+        guard result.found, let message = result.message else { throw MessageText.notFound }
         return message
     }
 
@@ -122,7 +122,7 @@ extension MessagesRoutes {
                 return .unchanged
             }
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageResent, before: before, after: after) }
-        guard result.found, let message = result.message else { throw Self.notFound }
+        guard result.found, let message = result.message else { throw MessageText.notFound }
         return try respond(message, to: request, identity)
     }
 
@@ -151,7 +151,7 @@ extension MessagesRoutes {
             updated.updatedAt = now
             return .update(updated, keepRevision: false, flags: [])
         } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageDeleted, before: before, after: after) }
-        guard result.found else { throw Self.notFound }
+        guard result.found else { throw MessageText.notFound }
         if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
             try await audit.record(identity, "message.delete", "message", id, details: ["hard": String(hard), "author_id": author ?? ""])
         }

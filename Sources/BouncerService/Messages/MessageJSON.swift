@@ -100,3 +100,18 @@ struct MessageJSON: Sendable {
         MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: identity.viewer)
     }
 }
+
+/// An earlier text of a message, as moderators read it.
+struct RevisionJSON: Encodable {
+    var revision: Int
+    var text: String
+    var state: MessageState
+    var created_at: String
+
+    init(_ revision: MessageRevision) {
+        self.revision = revision.revision
+        text = revision.text
+        state = revision.state
+        created_at = revision.createdAt
+    }
+}

@@ -10,7 +10,7 @@ import JSON
 /// Reading: a channel's pages and single messages, as the caller may see them.
 extension MessagesRoutes {
     func channel(_ request: Request, _ identity: Identity) async throws -> Response {
-        let channelID = try Self.channelID(request)
+        let channelID = try IDValues.channelID(request)
         let limit = try Pagination.limit(request)
         let before = try Self.sequenceCursor(request)
         if let around = request.query("around") {
@@ -29,7 +29,7 @@ extension MessagesRoutes {
     /// older messages, as the channel's own pages do.
     private func channel(_ channelID: String, around id: String, limit: Int, _ request: Request, _ identity: Identity) async throws -> Response {
         guard let message = try await store.message(id: id), message.channelID == channelID,
-              MessageJSON.isVisible(message, to: identity) else { throw Self.notFound }
+              MessageJSON.isVisible(message, to: identity) else { throw MessageText.notFound }
         let olderCount = (limit - 1) / 2, newerCount = limit - 1 - olderCount
         // With no room for older messages (`limit` 1), the cursor leads to them all the same.
         var older: [StoredMessage] = [], hasOlder = true
@@ -53,7 +53,7 @@ extension MessagesRoutes {
     /// of the store's messages (`UserMessagesPage` says why), so a page may hold fewer than
     /// `limit`, even none, and still have a cursor to older ones.
     func userMessages(_ request: Request, _ identity: Identity) async throws -> Response {
-        let userID = try ModeratorRoutes.userID(request)
+        let userID = try IDValues.userID(request)
         let limit = try Pagination.limit(request)
         let before = try Self.sequenceCursor(request)
         let page = try await store.userMessages(userID, before: before, window: Self.userMessagesWindow, limit: limit + 1)
@@ -98,7 +98,7 @@ extension MessagesRoutes {
 
     func visibleMessage(_ request: Request, _ identity: Identity) async throws -> StoredMessage {
         guard let message = try await store.message(id: try request.parameter("id")),
-              MessageJSON.isVisible(message, to: identity) else { throw Self.notFound }
+              MessageJSON.isVisible(message, to: identity) else { throw MessageText.notFound }
         return message
     }
 

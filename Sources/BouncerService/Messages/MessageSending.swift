@@ -37,10 +37,10 @@ extension MessagesRoutes {
     func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
         let ban = bans.active(identity.userID)
         if let ban, !ban.shadow { throw Self.userBanned }
-        let channelID = try Self.channelID(request)
+        let channelID = try IDValues.channelID(request)
         let input = try SendInput(request)
-        if let id = input.id { try Self.validateMessageID(id, field: "id") }
-        if let parent = input.parentID { try Self.validateMessageID(parent, field: "parent_id") }
+        if let id = input.id { try IDValues.messageID(id, field: "id") }
+        if let parent = input.parentID { try IDValues.messageID(parent, field: "parent_id") }
         let submission = Submission(text: input.text, channelID: channelID, id: input.id, parentID: input.parentID, custom: input.custom)
         // The store's writer calls back once the write is committed, and should only hand the
         // outcome over: the response is built on the connection's loop.
@@ -74,8 +74,8 @@ extension MessagesRoutes {
                 completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) throws(HTTPError) {
         if let ban, !ban.shadow { throw Self.userBanned }
         try MessageText.validate(submission.text, maxLength: settings.value.max_message_length)
-        if let custom = submission.custom, custom.utf8.count > Self.maxCustomBytes {
-            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(Self.maxCustomBytes) bytes.").keyed("field.too_large", "custom", Self.maxCustomBytes)
+        if let custom = submission.custom, custom.utf8.count > MessageText.maxCustomBytes {
+            throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessageText.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessageText.maxCustomBytes)
         }
         judge.judgeSend(submission.text, channel: submission.channelID, identity) { verdict in
             onVerdict?(verdict)
@@ -98,7 +98,7 @@ extension MessagesRoutes {
     private func write(_ verdict: Verdict, _ submission: Submission, shadowBanned: Bool, _ identity: Identity,
                        _ completion: @escaping @Sendable (Result<Submitted, any Error>) -> Void) {
         metrics.add(ServiceMetric.messages, verdict.action?.rawValue ?? "none")
-        var outcome = Outcome(verdict, text: submission.text)
+        var outcome = MessageOutcome(verdict, text: submission.text)
         if shadowBanned {
             // A shadow ban: stored, and to its author as good as delivered; nobody else sees it.
             outcome.state = .shadowed
@@ -118,7 +118,7 @@ extension MessagesRoutes {
 
     /// Stores a judged message in the next group commit; once more under a new id of Bouncer's
     /// own when `ownIDWhenTaken` and another message holds its id.
-    private func store(_ message: StoredMessage, _ outcome: Outcome, sender: Viewer, ownIDWhenTaken: Bool,
+    private func store(_ message: StoredMessage, _ outcome: MessageOutcome, sender: Viewer, ownIDWhenTaken: Bool,
                        _ completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         let flags = outcome.systemFlags(messageID: message.id, channelID: message.channelID, now: message.createdAt)
         store.send(message, flags: flags, events: localization.messageEvents.ofSend(message, flags: flags), sender: sender) { result in

@@ -3,8 +3,15 @@ import BouncerStore
 import Foundation
 import HTTPServer
 
-/// The checks every message text passes: 1 to `maxLength` characters, not blank.
+/// The checks every message text passes: 1 to `maxLength` characters, not blank. And the
+/// bounds of what a message or a flag carries beside its text.
 enum MessageText {
+    /// The most bytes of `custom` JSON a message or a flag keeps.
+    static let maxCustomBytes = 5 * 1024
+
+    /// No message the caller may see has that id.
+    static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
+
     static func validate(_ text: String, maxLength: Int) throws(HTTPError) {
         // A scalar is at least one byte: a text within the limit in bytes needs no counting.
         let bytes = text.utf8.count

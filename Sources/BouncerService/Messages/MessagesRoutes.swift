@@ -33,8 +33,6 @@ final class MessagesRoutes: Sendable {
         self.metrics = metrics
     }
 
-    static let maxCustomBytes = 5 * 1024
-
     /// A send's body, read with the strict parser (every send parses one, so it skips the
     /// general decoder): `{"id"?, "text", "parent_id"?, "custom"?}`; other members are ignored.
     struct SendInput {
@@ -80,38 +78,6 @@ final class MessagesRoutes: Sendable {
         var text: String
     }
 
-    /// What a verdict does to a message: its state, its text, and the system flag it files.
-    struct Outcome {
-        var state: MessageState
-        var text: String
-        var originalText: String?
-        var bounceAction: RuleAction?
-        var flagRule: String?
-        var moderation: String?
-
-        init(_ verdict: Verdict, text: String) {
-            self.text = text
-            state = MessageState(after: verdict.action)
-            guard let action = verdict.action else {
-                // Observed rules act on nothing, but moderators see what they found.
-                if !verdict.observed.isEmpty { moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: false).json }
-                return
-            }
-            if action.filesSystemFlag { flagRule = verdict.decidingRule?.ruleID }
-            if action == .maskFlag {
-                self.text = verdict.maskedText ?? text
-                originalText = text
-            }
-            if action.isBounce { bounceAction = action }
-            moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: flagRule != nil).json
-        }
-
-        func systemFlags(messageID: String, channelID: String, now: String) -> [NewFlag] {
-            guard let flagRule else { return [] }
-            return [NewFlag(id: TimeOrderedID.make(), messageID: messageID, channelID: channelID, reporterID: SystemFlag.reporterID,
-                            reason: SystemFlag.ruleMatch, ruleID: flagRule, createdAt: now)]
-        }
-    }
 
     func register(in routes: inout Routes) {
         let handlers = self
@@ -143,7 +109,7 @@ final class MessagesRoutes: Sendable {
         }
         routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
             let id = try request.parameter("id")
-            guard try await handlers.store.message(id: id) != nil else { throw Self.notFound }
+            guard try await handlers.store.message(id: id) != nil else { throw MessageText.notFound }
             let limit = try Pagination.limit(request)
             let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
                 guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
@@ -155,34 +121,4 @@ final class MessagesRoutes: Sendable {
         }
     }
 
-    static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
-
-    /// An earlier text of a message, as moderators read it.
-    struct RevisionJSON: Encodable {
-        var revision: Int
-        var text: String
-        var state: MessageState
-        var created_at: String
-
-        init(_ revision: MessageRevision) {
-            self.revision = revision.revision
-            text = revision.text
-            state = revision.state
-            created_at = revision.createdAt
-        }
-    }
-
-    // MARK: - Ids
-
-    static func channelID(_ request: Request) throws -> String {
-        let id = try request.parameter("channel_id")
-        guard ChannelPattern.isChannelID(id) else { throw HTTPError.badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)").keyed("channels.invalid_id") }
-        return id
-    }
-
-    static func validateMessageID(_ id: String, field: String) throws(HTTPError) {
-        guard IDSyntax.message.accepts(id) else {
-            throw .badRequest("invalid_field", "`\(field)` must be 1-100 characters of A-Z a-z 0-9 _ -.").keyed("field.message_id", field)
-        }
-    }
 }

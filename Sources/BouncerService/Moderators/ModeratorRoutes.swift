@@ -13,30 +13,11 @@ struct ModeratorRoutes: Sendable {
     /// Where `POST /v1/admin/backup` writes (`<data-dir>/backups`).
     let backupDirectory: String
 
-    static let maxBanSeconds = 10 * 366 * 24 * 3600
 
     struct BanInput: Decodable {
         var reason: String?
         var duration_seconds: Int?
         var shadow: Bool?
-    }
-
-    struct BanJSON: Encodable {
-        var user_id: String
-        @Nullable var reason: String?
-        var shadow: Bool
-        @Nullable var expires_at: String?
-        var created_by: String
-        var created_at: String
-
-        init(_ ban: StoredBan) {
-            user_id = ban.userID
-            reason = ban.reason
-            shadow = ban.shadow
-            expires_at = ban.expiresAt
-            created_by = ban.createdBy
-            created_at = ban.createdAt
-        }
     }
 
     struct AuditJSON: Encodable {
@@ -55,46 +36,28 @@ struct ModeratorRoutes: Sendable {
         }
     }
 
-    /// A moderator's ban of `userID`, with its audit entry and event, as written by the ban route
-    /// and, in its own transaction, by a review's `ban_author`.
-    static func banRecord(_ userID: String, reason: String?, seconds: Int?, shadow: Bool, by identity: Identity,
-                          note: String? = nil) throws -> ReviewBan {
-        let now = Date()
-        let ban = StoredBan(userID: userID, reason: reason, shadow: shadow,
-                            expiresAt: seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
-                            createdBy: identity.userID, createdAt: Timestamp.format(now))
-        var details = ["shadow": String(shadow)]
-        if let seconds { details["duration_seconds"] = String(seconds) }
-        return ReviewBan(ban: ban, audit: Audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details),
-                         events: [try .of(.userBanned, BanJSON(ban))])
-    }
-
-    /// 403 `own_case`: nobody decides their own case (lifts their own ban, decides their own appeal).
-    static let ownCase = HTTPError(.forbidden, code: "own_case",
-                                   detail: "Nobody decides their own case: another moderator or an admin must.")
-
     func register(in routes: inout Routes) {
         let repository = self.repository
         let bans = self.bans
         let audit = self.audit
         routes.add("POST", "/v1/users/{user_id}/ban", .moderator) { request, identity in
-            let userID = try Self.userID(request)
+            let userID = try IDValues.userID(request)
             let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
             if let reason = input.reason, reason.unicodeScalars.count > 500 {
                 throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.").keyed("field.too_long", "reason", 500)
             }
-            if let seconds = input.duration_seconds, !(1...Self.maxBanSeconds).contains(seconds) {
-                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(Self.maxBanSeconds).").keyed("field.range", "duration_seconds", 1, Self.maxBanSeconds)
+            if let seconds = input.duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
+                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "duration_seconds", 1, BanRecord.maxSeconds)
             }
-            let record = try Self.banRecord(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
+            let record = try BanRecord.make(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
                                              by: identity)
             let sequence = try await repository.ban(record.ban, audit: record.audit, events: record.events)
             bans.set(record.ban, sequence: sequence)
             return try Response.encoded(BanJSON(record.ban), status: .created)
         }
         routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
-            let userID = try Self.userID(request)
-            guard userID != identity.userID else { throw Self.ownCase }
+            let userID = try IDValues.userID(request)
+            guard userID != identity.userID else { throw OwnCase.problem }
             guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
                                                             events: [.of(.userUnbanned, ["user_id": userID])]) else {
                 throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
@@ -117,7 +80,7 @@ struct ModeratorRoutes: Sendable {
             let limit = try Pagination.limit(request)
             var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
                                     after: try Pagination.after(request))
-            if let since = request.query("since") { filter.since = try Self.timestamp(since, "since") }
+            if let since = request.query("since") { filter.since = try QueryValues.timestamp(since, "since") }
             switch request.query("order") {
             case nil, "oldest": break
             case "newest": filter.newestFirst = true
@@ -156,20 +119,4 @@ struct ModeratorRoutes: Sendable {
         return try Response.encoded(BackupJSON(path: result.path, bytes: result.bytes), status: .created)
     }
 
-    static func userID(_ request: Request) throws -> String {
-        let id = try request.parameter("user_id")
-        guard UserID.isValid(id) else { throw HTTPError.badRequest("invalid_field", "The user id must be 1-255 characters of A-Z a-z 0-9 _ . @ : | = + -.").keyed("field.user_id") }
-        return id
-    }
-
-    /// An RFC 3339 time from a query, in the stored form so it compares as text.
-    static func timestamp(_ text: String, _ name: String) throws(HTTPError) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
-            throw .badRequest("invalid_field", "`\(name)` must be an RFC 3339 time like 2026-11-29T12:00:00Z.").keyed("field.timestamp", name)
-        }
-        return Timestamp.format(date)
-    }
 }

@@ -29,8 +29,8 @@ struct DryRunRoutes: Sendable {
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
                 throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
             }
-            let since = try input.since.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
-            let until = try input.until.map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
+            let since = try input.since.map { text throws(HTTPError) in try QueryValues.timestamp(text, "since") }
+            let until = try input.until.map { text throws(HTTPError) in try QueryValues.timestamp(text, "until") }
             let now = Timestamp.now()
             let (rules, userID) = (input.rules, identity.userID)
             // Made on the dry run's own thread once it has the one slot: checking a candidate

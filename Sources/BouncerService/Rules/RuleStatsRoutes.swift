@@ -72,8 +72,8 @@ struct RuleStatsRoutes: Sendable {
     }
 
     static func period(_ request: Request) throws(HTTPError) -> StatsPeriod {
-        let since = try request.query("since").map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "since") }
-        let until = try request.query("until").map { text throws(HTTPError) in try ModeratorRoutes.timestamp(text, "until") }
+        let since = try request.query("since").map { text throws(HTTPError) in try QueryValues.timestamp(text, "since") }
+        let until = try request.query("until").map { text throws(HTTPError) in try QueryValues.timestamp(text, "until") }
         // `until` before `since` is an empty period, as for the other lists' filters.
         return StatsPeriod(since: since, until: until)
     }
