@@ -1,20 +1,5 @@
 import BouncerDomain
 
-public struct StoredEvent: Sendable, Equatable {
-    /// Increases in commit order.
-    public var id: Int64
-    public var type: String
-    public var createdAt: String
-    public var data: String
-
-    public init(id: Int64, type: String, createdAt: String, data: String) {
-        self.id = id
-        self.type = type
-        self.createdAt = createdAt
-        self.data = data
-    }
-}
-
 extension StoredEvent {
     /// The event as the API shows it: `data` is stored as the JSON it is.
     public var json: String { #"{"id":\#(id),"type":"\#(type)","created_at":"\#(createdAt)","data":\#(data)}"# }

@@ -1,12 +1,4 @@
 import BouncerDomain
-public struct MessageRevision: Sendable, Equatable {
-    public var revision: Int
-    public var text: String
-    public var state: MessageState
-    public var moderation: String?
-    public var createdAt: String
-}
-
 /// What a change to one message does, decided from the message as it is inside the transaction.
 public enum MessageChange: Sendable {
     case update(StoredMessage, keepRevision: Bool, flags: [NewFlag])

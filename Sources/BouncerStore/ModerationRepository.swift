@@ -1,47 +1,4 @@
 import BouncerDomain
-/// A ban as stored.
-public struct StoredBan: Sendable, Equatable {
-    public var userID: String
-    public var reason: String?
-    public var shadow: Bool
-    public var expiresAt: String?
-    public var createdBy: String
-    public var createdAt: String
-
-    public init(userID: String, reason: String?, shadow: Bool, expiresAt: String?, createdBy: String, createdAt: String) {
-        self.userID = userID
-        self.reason = reason
-        self.shadow = shadow
-        self.expiresAt = expiresAt
-        self.createdBy = createdBy
-        self.createdAt = createdAt
-    }
-}
-
-public struct AuditEntry: Sendable, Equatable {
-    public var id: String
-    public var actorID: String
-    public var action: String
-    public var targetType: String
-    public var targetID: String
-    public var note: String?
-    /// JSON text.
-    public var details: String?
-    public var createdAt: String
-
-    public init(id: String, actorID: String, action: String, targetType: String, targetID: String, note: String? = nil,
-                details: String? = nil, createdAt: String) {
-        self.id = id
-        self.actorID = actorID
-        self.action = action
-        self.targetType = targetType
-        self.targetID = targetID
-        self.note = note
-        self.details = details
-        self.createdAt = createdAt
-    }
-}
-
 public struct AuditQuery: Sendable {
     public var actorID: String?
     public var action: String?

@@ -1,3 +1,5 @@
+import BouncerDomain
+
 /// A store whose repositories are SQL over an `SQLConnection`: each backend gives its reads (one
 /// snapshot each) and its group-committed writes, and the repositories written once on top of
 /// these serve both SQLite and PostgreSQL. A backend keeps its own version of what it does

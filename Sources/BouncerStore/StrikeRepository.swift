@@ -1,25 +1,5 @@
 import BouncerDomain
 
-/// A strike as stored: a confirmed violation that counts against `userID` until `expiresAt`.
-public struct StoredStrike: Sendable, Equatable {
-    public var id: String
-    public var userID: String
-    /// `message_removed`, `author_banned` or `appeal_upheld`.
-    public var reason: String
-    public var messageID: String?
-    public var createdAt: String
-    public var expiresAt: String
-
-    public init(id: String, userID: String, reason: String, messageID: String?, createdAt: String, expiresAt: String) {
-        self.id = id
-        self.userID = userID
-        self.reason = reason
-        self.messageID = messageID
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
-}
-
 /// What a strike about to be made needs from the service: when it expires, and the ban a count of
 /// active strikes calls for (the strike policy in force), with what to record if it bans.
 public struct StrikeTerms: Sendable {

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerStore
 import Foundation

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 import HTTPServer
 

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerIdentity
 import BouncerModeration
 import BouncerStore

@@ -1,3 +1,4 @@
+import BouncerDomain
 import BouncerStore
 
 /// A ban as the API, its events and the appeals queue show it.
