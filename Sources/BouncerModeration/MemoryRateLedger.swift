@@ -213,8 +213,8 @@ public final class MemoryRateLedger: RateLedger {
         return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.shardCount))]
     }
 
-    public func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void) {
-        completion(record(marks))
+    public func record(_ marks: [RateMark], completion: @escaping @Sendable (Result<[[EarlierMark]], any Error>) -> Void) {
+        completion(.success(record(marks)))
     }
 
     public func recordAtOnce(_ marks: [RateMark]) -> [[EarlierMark]]? { record(marks) }

@@ -17,10 +17,11 @@ public struct RateRules: Sendable {
     /// enforced and observed, which counts toward their windows. `completion` may run before this
     /// returns (a ledger in memory), or on the ledger's queue. `normalizedWords`: the `words` of the
     /// text's normalized form, when the caller made it already.
+    /// A ledger that cannot answer fails the judgement with its error.
     public func judgeSend(_ text: String, normalizedWords: [UInt8]?, rules: [RuleDefinition], channel: String?, sender: SenderFacts,
-                   completion: @escaping @Sendable (Matches) -> Void) {
+                   completion: @escaping @Sendable (Result<Matches, any Error>) -> Void) {
         let applying = Self.applying(rules, channel: channel, sender: sender)
-        guard !applying.isEmpty else { return completion(([], [])) }
+        guard !applying.isEmpty else { return completion(.success(([], []))) }
         let features = Self.features(text, normalizedWords: normalizedWords, applying)
         let now = Date().timeIntervalSince1970
         // At most one mark a rule: room for them all at once.
@@ -36,12 +37,12 @@ public struct RateRules: Sendable {
             marks.append(mark)
             marked.append(index)
         }
-        guard !marks.isEmpty else { return completion(Self.matches(applying, features, text: text)) }
+        guard !marks.isEmpty else { return completion(.success(Self.matches(applying, features, text: text))) }
         if let earlier = ledger.recordAtOnce(marks) {
-            return completion(Self.matches(applying, features, text: text, marked: marked, earlier: earlier))
+            return completion(.success(Self.matches(applying, features, text: text, marked: marked, earlier: earlier)))
         }
         ledger.record(marks) { [marked] earlier in
-            completion(Self.matches(applying, features, text: text, marked: marked, earlier: earlier))
+            completion(earlier.map { Self.matches(applying, features, text: text, marked: marked, earlier: $0) })
         }
     }
 

@@ -7,12 +7,12 @@ import Locking
 /// instances is judged by all of it. Marks go in and earlier kin come back in one statement a
 /// mark, on a connection of its own that does not wait for its commits to be flushed (the table is
 /// unlogged: marks live for minutes). Records that arrive while one runs are run next, in order.
-/// Should the database fail, a mark finds no kin: each message is then judged on its own, and a
-/// send fails at the store anyway.
+/// Should the database fail, the record fails with its error, and so does the send (503): a
+/// message is never judged as if its sender had sent nothing before.
 final class PostgresRateLedger: RateLedger {
     private struct Record: Sendable {
         let marks: [RateMark]
-        let completion: @Sendable ([[EarlierMark]]) -> Void
+        let completion: @Sendable (Result<[[EarlierMark]], any Error>) -> Void
     }
 
     private let session: PostgresSession
@@ -23,12 +23,12 @@ final class PostgresRateLedger: RateLedger {
         session = PostgresSession(url: url, label: "bouncer.postgres.rate-marks")
     }
 
-    func record(_ marks: [RateMark], completion: @escaping @Sendable ([[EarlierMark]]) -> Void) {
-        guard !marks.isEmpty else { return completion([]) }
+    func record(_ marks: [RateMark], completion: @escaping @Sendable (Result<[[EarlierMark]], any Error>) -> Void) {
+        guard !marks.isEmpty else { return completion(.success([])) }
         let accepted = pending.add(Record(marks: marks, completion: completion)) {
             session.queue.async { self.drain() }
         }
-        if !accepted { completion(marks.map { _ in [] }) }
+        if !accepted { completion(.failure(PostgresError(sqlState: nil, message: "the store is closed"))) }
     }
 
     private func drain() {
@@ -36,8 +36,7 @@ final class PostgresRateLedger: RateLedger {
             let group = pending.nextGroup(limit: 1000)
             if group.isEmpty { return }
             for record in group {
-                let found = (try? session.runHere { connection in try record.marks.map { try Self.record($0, connection) } })
-                record.completion(found ?? record.marks.map { _ in [] })
+                record.completion(Result { try session.runHere { connection in try record.marks.map { try Self.record($0, connection) } } })
             }
             pruneIfDue()
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct MemoryRateLedgerTests {
     static func record(_ ledger: MemoryRateLedger, _ marks: [RateMark]) -> [[EarlierMark]] {
         let found = Locked<[[EarlierMark]]>([])
-        ledger.record(marks) { answer in found.withLock { $0 = answer } }
+        ledger.record(marks) { answer in found.withLock { $0 = (try? answer.get()) ?? [] } }
         return found.withLock { $0 }
     }
 

@@ -38,7 +38,7 @@ extension MessagesRoutes {
         try MessageText.validate(text, maxLength: settings.value.max_message_length)
         let existing = try await store.message(id: id)
         let channel = existing?.channelID
-        let verdict = await judge.judgeEdit(text, channel: channel, identity)
+        let verdict = try await judge.judgeEdit(text, channel: channel, identity)
         let outcome = MessageOutcome(verdict, text: text)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let now = Timestamp.now()

@@ -77,9 +77,15 @@ extension MessagesRoutes {
         if let custom = submission.custom, custom.utf8.count > MessageText.maxCustomBytes {
             throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessageText.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessageText.maxCustomBytes)
         }
-        judge.judgeSend(submission.text, channel: submission.channelID, identity) { verdict in
-            onVerdict?(verdict)
-            self.write(verdict, submission, shadowBanned: ban != nil, identity, completion)
+        judge.judgeSend(submission.text, channel: submission.channelID, identity) { judged in
+            switch judged {
+            case .success(let verdict):
+                onVerdict?(verdict)
+                self.write(verdict, submission, shadowBanned: ban != nil, identity, completion)
+            case .failure(let error):
+                // Not judged, so not stored: the send fails as the store's failures do (503).
+                completion(.failure(error))
+            }
         }
     }
 

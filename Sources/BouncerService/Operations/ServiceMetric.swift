@@ -37,6 +37,8 @@ enum ServiceMetric {
                                                           labels: "call", "outcome")
     static let integrationCopiesLost = Counter<NoLabels>("bouncer_integration_copies_lost_total",
                                                          "Chat servers' clean messages allowed before their copy was committed, whose copy then could not be kept.")
+    static let rateLedgerFailures = Counter<NoLabels>("bouncer_rate_ledger_failures_total",
+                                                      "Sends that failed because the rate rules' shared marks could not be read (PostgreSQL); each was answered 503, never judged as a first message.")
     static let streamHooks = Counter<OneLabel>("bouncer_stream_hooks_total",
                                                "Stream Before Message Send hooks answered, by what the message became (unchanged, masked, error).",
                                                label: "answer")
@@ -47,6 +49,6 @@ enum ServiceMetric {
         channelCopyFailures.definition, walFrames.definition, walCheckpointedFrames.definition, storeUnavailable.definition,
         storeConflicts.definition, rulesCompileDuration.definition, rules.definition, sharedStateReloads.definition,
         rulesDatabaseBytes.definition, webhookAttempts.definition, matrixCallbacks.definition, matrixHomeserverCalls.definition,
-        integrationCopiesLost.definition, streamHooks.definition,
+        integrationCopiesLost.definition, streamHooks.definition, rateLedgerFailures.definition,
     ]
 }

@@ -13,6 +13,8 @@ final class MessageJudge: Sendable {
     let hits: RuleHits
     let senders: SenderAges
     let rates: RateRules
+    private let metrics: Metrics
+    private let logger: Logger
     private let flusher = Locked<Task<Void, Never>?>(nil)
     private let judged = Atomic<Int>(0)
 
@@ -22,6 +24,8 @@ final class MessageJudge: Sendable {
 
     init(rules: Rules, store: any ServiceStore, metrics: Metrics, logger: Logger) {
         self.rules = rules
+        self.metrics = metrics
+        self.logger = logger
         hits = RuleHits(store: store, metrics: metrics, logger: logger)
         senders = SenderAges(store: store)
         rates = RateRules(ledger: store.sharedRateLedger ?? MemoryRateLedger())
@@ -29,15 +33,18 @@ final class MessageJudge: Sendable {
 
     /// The verdict on a message `identity` sends to `channel`, which counts toward the rate rules'
     /// windows. `completion` runs at once when all that is needed is at hand, else once the
-    /// sender's age or the shared marks of rate rules have been read.
-    func judgeSend(_ text: String, channel: String, _ identity: Identity, completion: @escaping @Sendable (Verdict) -> Void) {
+    /// sender's age or the shared marks of rate rules have been read. It fails closed: when the
+    /// shared marks cannot be read, with that error (counted, and logged), never with a verdict
+    /// that takes the sender for one who sent nothing before.
+    func judgeSend(_ text: String, channel: String, _ identity: Identity, completion: @escaping @Sendable (Result<Verdict, any Error>) -> Void) {
         judge(text, channel: channel, identity, records: true, completion: completion)
     }
 
-    /// The verdict on an edit: what a send would get, though it adds nothing to the windows.
-    func judgeEdit(_ text: String, channel: String?, _ identity: Identity) async -> Verdict {
-        await withCheckedContinuation { continuation in
-            judge(text, channel: channel, identity, records: false) { continuation.resume(returning: $0) }
+    /// The verdict on an edit: what a send would get, though it adds nothing to the windows (and
+    /// so reads no shared marks).
+    func judgeEdit(_ text: String, channel: String?, _ identity: Identity) async throws -> Verdict {
+        try await withCheckedThrowingContinuation { continuation in
+            judge(text, channel: channel, identity, records: false) { continuation.resume(with: $0) }
         }
     }
 
@@ -52,7 +59,7 @@ final class MessageJudge: Sendable {
     }
 
     private func judge(_ text: String, channel: String?, _ identity: Identity, records: Bool,
-                       completion: @escaping @Sendable (Verdict) -> Void) {
+                       completion: @escaping @Sendable (Result<Verdict, any Error>) -> Void) {
         let ruleSet = rules.engine.ruleSet
         let now = Date().timeIntervalSince1970
         judged.add(1, ordering: .relaxed)
@@ -73,23 +80,31 @@ final class MessageJudge: Sendable {
     /// The verdict once the sender's age is known. A method, not a closure the caller makes: most
     /// sends know the age at once, and a closure would be an allocation each.
     private func judge(_ text: String, channel: String?, _ identity: Identity, age: Double, _ ruleSet: CompiledRuleSet,
-                       records: Bool, completion: @escaping @Sendable (Verdict) -> Void) {
+                       records: Bool, completion: @escaping @Sendable (Result<Verdict, any Error>) -> Void) {
         let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
         guard !ruleSet.rateRules.isEmpty else {
             let verdict = ruleSet.check(text, channel: channel, sender: sender)
             hits.count(verdict)
-            return completion(verdict)
+            return completion(.success(verdict))
         }
         // Normalized once, for the text rules and the flood rules' likeness both.
         let normalized = NormalizedText(text)
         let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
-        let done: @Sendable (RateRules.Matches) -> Void = { [self] matches in
-            let whole = verdict.adding(rules: matches.rules, observed: matches.observed)
-            hits.count(whole)
-            completion(whole)
+        let done: @Sendable (Result<RateRules.Matches, any Error>) -> Void = { [self] matches in
+            switch matches {
+            case .success(let matches):
+                let whole = verdict.adding(rules: matches.rules, observed: matches.observed)
+                hits.count(whole)
+                completion(.success(whole))
+            case .failure(let error):
+                metrics.add(ServiceMetric.rateLedgerFailures)
+                logger.warn("the shared marks of rate rules could not be read; the send fails", ["error": .string(String(describing: error))])
+                completion(.failure(RateMarksUnavailable(underlying: error)))
+            }
         }
         guard records else {
-            return done(RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender))
+            return done(.success(RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel,
+                                                      sender: sender)))
         }
         rates.judgeSend(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: sender, completion: done)
     }
