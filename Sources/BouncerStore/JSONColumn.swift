@@ -1,5 +1,4 @@
 import BouncerDomain
-import Foundation
 import JSON
 
 /// JSON kept inside a column (a rule's channels, roles and settings, a webhook's event types) is
@@ -45,7 +44,7 @@ enum JSONColumn {
 
     /// A webhook's event types; a value that is not a list of them throws, as a row's column does.
     static func types(_ text: String) throws(RowDecodingError) -> [String] {
-        guard let types = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+        guard let types = try? JSONValue.decode([String].self, from: text) else {
             throw JSONColumn.unreadable("webhooks.types", as: "a list of event types")
         }
         return types

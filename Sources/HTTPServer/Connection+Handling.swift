@@ -22,6 +22,8 @@ extension Connection {
             respond(to: pending, with: context.response(Result { try body(request) }, to: request))
         case .async(let body):
             let client = ClientPresence()
+            // A client that went before its request was taken up (the end read with its bytes).
+            if inputHasEnded { client.markGone() }
             request.client = client
             handledClient = client
             Task { [request] in

@@ -53,6 +53,8 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
     var handledClient: ClientPresence?
 
     var closed: Bool { state.isClosed }
+    /// The peer has sent all it will (its end of the connection closed, or only its sending side).
+    var inputHasEnded: Bool { state.inputHasEnded }
     var deadlineDue: UInt64 { state.deadlineDue }
 
     /// Most bytes read in one wake-up, so one fast client cannot starve the others on its thread.

@@ -80,6 +80,9 @@ struct ConnectionStateMachine {
         }
     }
 
+    /// The peer's input has ended: it sends nothing more.
+    var inputHasEnded: Bool { input == .ended }
+
     /// Input is read from the socket.
     var isReading: Bool { input == .open && phase != .failing && phase != .closed }
 

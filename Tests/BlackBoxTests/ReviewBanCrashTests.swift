@@ -58,7 +58,7 @@ import TestSupport
                     if reviewed.status == 200 { acknowledged.add("m-\(round)-\(index)") }
                 }
             }
-            _ = try await waitUntil(TestTiming.scaled(.seconds(30))) { acknowledged.count >= killAfter }
+            _ = try await waitUntil(.seconds(30)) { acknowledged.count >= killAfter }
             service.signal(SIGKILL)
             await workers.join()
             _ = service.waitForExit(timeout: .seconds(10))

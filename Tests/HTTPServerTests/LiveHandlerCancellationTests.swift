@@ -52,6 +52,17 @@ struct LiveHandlerCancellationTests {
         }
     }
 
+    @Test("a client that closes right after sending its request is seen gone, whether its end was read with the request or later")
+    func closingAtOnce() async throws {
+        let (started, cancelled) = (Locked(0), Locked(0))
+        try await Self.withServer(started: started, cancelled: cancelled, limit: .seconds(30)) { port in
+            let client = try await RawHTTPClient.connect(port: port)
+            try await client.send(rawRequest("GET", "/long"))
+            client.close()
+            #expect(try await waitUntil(.seconds(5)) { cancelled.withLock { $0 } == 1 }, "seen gone within seconds, not after 30")
+        }
+    }
+
     @Test("a client that stays gets the handler's answer, and is never seen gone")
     func stayingIsAnswered() async throws {
         let (started, cancelled) = (Locked(0), Locked(0))

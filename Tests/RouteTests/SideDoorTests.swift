@@ -37,8 +37,8 @@ import TestSupport
                                     "content": ["msgtype": "m.text", "body": text]])
     }
 
-    static func redaction(_ h: Harness, of eventID: String, by sender: String) async throws -> Harness.Reply {
-        try await matrix(h, event: ["type": "m.room.redaction", "room_id": "!room:hs.test", "sender": sender, "event_id": "$redaction",
+    static func redaction(_ h: Harness, of eventID: String, by sender: String, room: String = "!room:hs.test") async throws -> Harness.Reply {
+        try await matrix(h, event: ["type": "m.room.redaction", "room_id": room, "sender": sender, "event_id": "$redaction",
                                     "content": ["redacts": eventID]])
     }
 
@@ -87,6 +87,8 @@ import TestSupport
             let answer = try await Self.redaction(h, of: "$kiwi", by: sender)
             #expect(answer.status == 200 && answer.text == "{}", "\(sender): \(answer.text)")
         }
+        // The author's own redaction sent in another room redacts nothing in Matrix, and nothing here.
+        #expect(try await Self.redaction(h, of: "$kiwi", by: "@alice:hs.test", room: "!elsewhere:hs.test").status == 200)
         #expect(try await Self.state(h, "$kiwi") == "delivered")
         #expect(try await Self.queueIDs(h) == ["$kiwi"], "still waiting for Bouncer's moderators")
         let audit = try await h.call("GET", "/v1/audit?action=message.delete", as: "mod").json?["entries"] as? [[String: Any]]

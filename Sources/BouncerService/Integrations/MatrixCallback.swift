@@ -9,8 +9,8 @@ enum MatrixCallback: Equatable {
     case message(MatrixMessage)
     /// `m.room.message` replacing an earlier one (`m.relates_to.rel_type` `m.replace`).
     case edit(MatrixMessage, replaces: String)
-    /// `m.room.redaction` of the event `redacts`, by `sender`.
-    case redaction(sender: String, redacts: String)
+    /// `m.room.redaction` of the event `redacts`, by `sender`, sent in `roomID`.
+    case redaction(sender: String, roomID: String?, redacts: String)
     /// Any other event (encrypted, state, reactions): allowed, counted by its kind.
     case otherEvent(kind: String)
     /// A callback about what a user may do (join, invite, create or publish a room): refused
@@ -68,7 +68,7 @@ enum MatrixCallback: Equatable {
                   let redacts = event["content"]?["redacts"]?.stringValue ?? event["redacts"]?.stringValue else {
                 throw Self.malformed("A redaction needs `sender` and `redacts`.", key: "matrix.redaction_fields")
             }
-            self = .redaction(sender: sender, redacts: redacts)
+            self = .redaction(sender: sender, roomID: event["room_id"]?.stringValue, redacts: redacts)
         case "m.room.encrypted":
             self = .otherEvent(kind: "encrypted")
         default:

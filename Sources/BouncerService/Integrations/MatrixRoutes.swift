@@ -57,8 +57,8 @@ struct MatrixRoutes: Sendable {
             (kind, response) = ("message", try await moderate(message, choice))
         case .edit(let message, let replaces):
             (kind, response) = ("edit", try await edit(message, replacing: replaces, choice))
-        case .redaction(let sender, let redacts):
-            (kind, response) = ("redaction", try await redact(redacts, by: sender))
+        case .redaction(let sender, let roomID, let redacts):
+            (kind, response) = ("redaction", try await redact(redacts, by: sender, in: roomID))
         }
         let answer = response.status.code < 300 ? "allowed" : response.status.code == 503 ? "unavailable" : "refused"
         context.metrics.add(ServiceMetric.matrixCallbacks, kind, answer)
@@ -141,16 +141,17 @@ struct MatrixRoutes: Sendable {
         }
     }
 
-    /// A redaction of a message Bouncer holds deletes it when its author made it, as their delete
-    /// would. Synapse calls this before it checks whether the sender may redact at all, so anyone
-    /// else's redaction (a member's that Synapse will refuse, or a room moderator's) changes
-    /// nothing here: Bouncer's moderators act through Bouncer. Redactions are never refused.
-    private func redact(_ redacts: String, by sender: String) async throws -> Response {
+    /// A redaction of a message Bouncer holds deletes it when its author made it in the message's
+    /// own room, as their delete would. Synapse calls this before it checks whether the sender may
+    /// redact at all, so anyone else's redaction (a member's that Synapse will refuse, or a room
+    /// moderator's) changes nothing here, and nor does one sent in another room, which redacts
+    /// nothing in Matrix: Bouncer's moderators act through Bouncer. Redactions are never refused.
+    private func redact(_ redacts: String, by sender: String, in roomID: String?) async throws -> Response {
         guard MatrixID.isUserID(sender) else { throw Self.invalidIDs }
         guard MatrixID.isEventID(redacts), let message = try await context.messages.store.message(id: redacts),
-              message.userID == sender, message.state != .removed, message.state != .deleted else {
-            // Not held, not the sender's own, or removed already (Bouncer's own redaction of a
-            // moderator's removal).
+              message.userID == sender, message.channelID == roomID, message.state != .removed, message.state != .deleted else {
+            // Not held, not the sender's own, not in its room, or removed already (Bouncer's own
+            // redaction of a moderator's removal).
             return Self.allowed
         }
         let identity = Identity(userID: sender, role: .user)
