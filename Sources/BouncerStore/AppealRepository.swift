@@ -38,14 +38,16 @@ public struct AppealDecision: Sendable {
     public var liftedStrikeBan: Bool = false
     /// The strike an upheld removal added, and any ban it brought.
     public var strike: StrikeOutcome
-}
 
-public enum AppealDecisionOutcome: Sendable {
-    case decided(AppealDecision)
-    case notFound
-    case alreadyDecided
-    /// The decider is the appellant: nobody decides their own case.
-    case ownCase
+    public init(appeal: StoredAppeal, message: StoredMessage?, ban: StoredBan?, liftedBanVersion: UInt64? = nil,
+                liftedStrikeBan: Bool = false, strike: StrikeOutcome = .none) {
+        self.appeal = appeal
+        self.message = message
+        self.ban = ban
+        self.liftedBanVersion = liftedBanVersion
+        self.liftedStrikeBan = liftedStrikeBan
+        self.strike = strike
+    }
 }
 
 public protocol AppealRepository: Sendable {
@@ -59,19 +61,14 @@ public protocol AppealRepository: Sendable {
     func appeals(ofUser userID: String, before: String?, limit: Int) async throws -> [StoredAppeal]
     /// Appeals in `state`, oldest first, after the appeal `after`, each with its message or ban.
     func appealQueue(state: String, after: String?, limit: Int) async throws -> [AppealItem]
-    /// Upholds or overturns an open appeal, in one transaction with all that follows:
-    /// - an overturn delivers the message (its rule hits `hitRules` become dismissed reviews, and
-    ///   its strike is taken back, which lifts a ban the strike policy gave once the user's active
-    ///   strikes fall below its step, with the events `strikeBanLifted` makes), or lifts the ban
-    ///   (and takes back the strike its decision made, if any);
-    /// - nobody decides their own case: `ownCase` when `moderator` is the appellant;
-    /// - an upheld removal is a strike (`strike` makes its terms);
-    /// - the audit entry, and the events `events` makes of the outcome.
-    func decideAppeal(id: String, overturn: Bool, note: String?, by moderator: String, now: String, audit: AuditEntry,
-                      strike: @escaping @Sendable (StoredMessage) -> StrikeTerms,
-                      hitRules: @escaping @Sendable (StoredMessage) -> [String],
-                      strikeBanLifted: @escaping @Sendable (_ userID: String) throws -> [NewEvent],
-                      events: @escaping @Sendable (AppealDecision) throws -> [NewEvent]) async throws -> AppealDecisionOutcome
+    /// What a decision of appeal `id` is planned on, read at `now`; nil when there is no such appeal.
+    func appealSnapshot(id: String, now: String) async throws -> AppealSnapshot?
+    /// Writes an appeal decision's plan in one transaction: the appeal decided, an overturned
+    /// message delivered again (its rule hits dismissed, its strike taken back) or the ban
+    /// appealed lifted, a ban the strike policy gave lifted once the user is below its step, an
+    /// upheld removal's strike and its ban, the audit entry and the events. `stale` when the
+    /// snapshot no longer holds.
+    func applyAppealDecision(_ plan: AppealPlan) async throws -> Planned<AppealDecision>
 }
 
 extension SQLStore {
@@ -173,62 +170,45 @@ extension SQLStore {
         }
     }
 
-    public func decideAppeal(id: String, overturn: Bool, note: String?, by moderator: String, now: String, audit: AuditEntry,
-                             strike: @escaping @Sendable (StoredMessage) -> StrikeTerms,
-                             hitRules: @escaping @Sendable (StoredMessage) -> [String],
-                             strikeBanLifted: @escaping @Sendable (_ userID: String) throws -> [NewEvent],
-                             events: @escaping @Sendable (AppealDecision) throws -> [NewEvent]) async throws -> AppealDecisionOutcome {
-        try await write { database in
-            guard let row = try database.fetchOne("SELECT \(Self.appealColumns) FROM appeals WHERE id = ?", [.text(id)]) else { return .notFound }
-            var appeal = try Self.storedAppeal(row)
-            guard appeal.userID != moderator else { return .ownCase }
-            guard appeal.state == "open" else { return .alreadyDecided }
-            appeal.state = overturn ? "overturned" : "upheld"
-            appeal.decidedBy = moderator
-            appeal.decidedAt = now
-            appeal.note = note
-            try database.execute("UPDATE appeals SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND state = 'open'",
-                                 [.text(appeal.state), .text(moderator), .text(now), note.databaseValue, .text(id)])
-            var decision = AppealDecision(appeal: appeal, message: nil, ban: nil, liftedBanVersion: nil, strike: .none)
-            if appeal.targetType == "message" {
-                if let message = try MessageSQL.read(database, id: appeal.targetID) {
-                    if overturn {
-                        try Self.overturn(message, hitRules: hitRules(message), now: now, database)
-                        if let version = try Self.liftStrikeBanBelowStep(userID: message.userID, now: now,
-                                                                        events: try strikeBanLifted(message.userID), database) {
-                            decision.liftedBanVersion = version
-                            decision.liftedStrikeBan = true
-                        }
-                    } else if message.state == .removed {
-                        decision.strike = try Self.addStrike(strike(message), now: now, database)
-                    }
-                    decision.message = try MessageSQL.read(database, id: appeal.targetID)
-                }
-            } else if let ban = try Self.banInForce(appeal.targetID, now: now, database) {
-                if overturn {
-                    try Strikes.revokeBehindBan(userID: ban.userID, now: now, database)
-                    try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(ban.userID)])
-                    decision.liftedBanVersion = try Self.advance(.bans, database)
-                } else {
-                    decision.ban = ban
-                }
-            }
-            try Self.insert(audit, database)
-            try EventLog.append(try events(decision), database)
-            return .decided(decision)
-        }
+    public func appealSnapshot(id: String, now: String) async throws -> AppealSnapshot? {
+        try await read { database in try Self.appealSnapshot(id: id, now: now, database) }
     }
 
-    /// An overturned message's moderation undone: it is delivered to everybody, its rule hits
-    /// count as dismissed, and its strike is taken back.
-    private static func overturn(_ message: StoredMessage, hitRules: [String], now: String, _ database: Connection) throws {
-        if message.state == .removed || message.state == .bounced {
-            try database.execute(
-                "UPDATE messages SET state = 'delivered', hidden = 0, removed_by = NULL, updated_at = ? WHERE id = ?",
-                [.text(now), .text(message.id)])
+    static func appealSnapshot(id: String, now: String, _ database: some SQLConnection) throws -> AppealSnapshot? {
+        guard let row = try database.fetchOne("SELECT \(Self.appealColumns) FROM appeals WHERE id = ?", [.text(id)]) else { return nil }
+        let appeal = try Self.storedAppeal(row)
+        let isMessage = appeal.targetType == "message"
+        return AppealSnapshot(appeal: appeal, message: isMessage ? try MessageSQL.read(database, id: appeal.targetID) : nil,
+                              appellant: try standing(userID: appeal.userID, messageID: isMessage ? appeal.targetID : nil, now: now, database),
+                              now: now)
+    }
+
+    public func applyAppealDecision(_ plan: AppealPlan) async throws -> Planned<AppealDecision> {
+        try await write { database in
+            let snapshot = plan.snapshot
+            guard try Self.appealSnapshot(id: snapshot.appeal.id, now: snapshot.now, database) == snapshot else { return .stale }
+            let (appeal, now) = (plan.appeal, snapshot.now)
+            try database.execute("UPDATE appeals SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ?",
+                                 [.text(appeal.state), appeal.decidedBy.databaseValue, appeal.decidedAt.databaseValue, appeal.note.databaseValue,
+                                  .text(appeal.id)])
+            if let message = plan.message, message != snapshot.message { try MessageSQL.writeModeration(message, database) }
+            if let message = plan.message {
+                try Self.recordRuleReviews(plan.dismissedRules, messageID: message.id, outcome: "dismissed", now: now, database)
+            }
+            if let strikeID = plan.revokedStrikeID { try Strikes.revoke(id: strikeID, now: now, database) }
+            var result = plan.result
+            if let lifted = plan.liftedBan {
+                try database.execute("DELETE FROM bans WHERE user_id = ?", [.text(lifted.userID)])
+                if let audit = lifted.audit { try Self.insert(audit, database) }
+                try EventLog.append(lifted.events, database)
+                result.liftedBanVersion = try Self.advance(.bans, database)
+            }
+            if let strike = plan.strike { try Self.insert(strike, database) }
+            if let ban = plan.strikeBan { result.strike.bansVersion = try Self.write(ban, database) }
+            try Self.insert(plan.audit, database)
+            try EventLog.append(plan.events, database)
+            return .applied(result)
         }
-        try recordRuleReviews(hitRules, messageID: message.id, outcome: "dismissed", now: now, database)
-        try Strikes.revoke(messageID: message.id, now: now, database)
     }
 
     /// Each rule's review outcome for a message: the latest decision about it counts.

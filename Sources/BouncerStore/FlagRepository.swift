@@ -56,29 +56,13 @@ public struct ReviewResult: Sendable {
     /// nil when none was asked for, or the strike policy's ban lasts at least as long.
     public var ban: StoredBan?
     public var banVersion: UInt64?
-}
 
-/// The ban a review's `ban_author` gives its author, with its audit entry and events: written in
-/// the review's own transaction, so a crash leaves the review, its strike and the ban all there
-/// or none of them.
-public struct ReviewBan: Sendable {
-    public var ban: StoredBan
-    public var audit: AuditEntry
-    public var events: [NewEvent]
-
-    public init(ban: StoredBan, audit: AuditEntry, events: [NewEvent]) {
+    public init(message: StoredMessage?, resolved: Int, strike: StrikeOutcome = .none, ban: StoredBan? = nil, banVersion: UInt64? = nil) {
+        self.message = message
+        self.resolved = resolved
+        self.strike = strike
         self.ban = ban
-        self.audit = audit
-        self.events = events
-    }
-
-    /// Whether a ban that ends at `end` ends before one that ends at `other` (nil: never ends).
-    public static func ends(_ end: String?, before other: String?) -> Bool {
-        switch (end, other) {
-        case (nil, _): false
-        case (.some, nil): true
-        case let (end?, other?): end < other
-        }
+        self.banVersion = banVersion
     }
 }
 
@@ -98,18 +82,12 @@ public protocol FlagRepository: Sendable {
     func flags(_ query: FlagQuery) async throws -> [StoredFlag]
     /// `reason`: only messages with an open flag of that reason.
     func reviewQueue(channelID: String?, reason: String?, order: ReviewOrder, offset: Int, limit: Int) async throws -> [ReviewItem]
-    /// Resolves every open flag of the message at once (and removes the message for that
-    /// decision), with its audit entry, in one transaction. Nil when there is no such message.
-    /// `hitRules` names the rules that hit the message as it was: each gets the decision as a
-    /// review outcome (`rule_reviews`), confirmed unless it dismissed. `strike`, for a decision
-    /// that confirms a violation, makes the terms of the author's strike. `ban`, for `ban_author`,
-    /// makes the moderator's ban of the author, written in the same transaction unless the
-    /// strike policy has just given one at least as long.
-    func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
-                strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
-                ban: (@Sendable (StoredMessage) throws -> ReviewBan)?,
-                events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult?
+    /// What a review of the message is planned on, read at `now`; nil when there is no such message.
+    func reviewSnapshot(messageID: String, now: String) async throws -> ReviewSnapshot?
+    /// Writes a review's plan in one transaction: every open flag of the message resolved, the
+    /// message removed or shown again, its rules' review outcomes, the audit entry, the strike and
+    /// bans, and the events. `stale` when the snapshot no longer holds.
+    func applyReview(_ plan: ReviewPlan) async throws -> Planned<ReviewResult>
 }
 
 /// A flag just filed, as `fileFlag` hands it to the maker of its events.
@@ -130,12 +108,6 @@ extension FlagRepository {
 
     public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
         try await withdrawFlag(messageID: messageID, reporterID: reporterID, events: { _ in [] })
-    }
-
-    public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                       audit: AuditEntry) async throws -> ReviewResult? {
-        try await review(messageID: messageID, resolution: resolution, removeMessage: removeMessage, by: moderator, now: now,
-                         audit: audit, hitRules: { _ in [] }, strike: nil, ban: nil, events: { _ in [] })
     }
 }
 
@@ -291,41 +263,35 @@ extension SQLStore {
         }
     }
 
-    public func review(messageID: String, resolution: String, removeMessage: Bool, by moderator: String, now: String,
-                       audit: AuditEntry, hitRules: @escaping @Sendable (StoredMessage) -> [String],
-                       strike: (@Sendable (StoredMessage) -> StrikeTerms)?,
-                       ban: (@Sendable (StoredMessage) throws -> ReviewBan)?,
-                       events: @escaping @Sendable (ReviewResult) throws -> [NewEvent]) async throws -> ReviewResult? {
+    public func reviewSnapshot(messageID: String, now: String) async throws -> ReviewSnapshot? {
+        try await read { database in try Self.reviewSnapshot(messageID: messageID, now: now, database) }
+    }
+
+    static func reviewSnapshot(messageID: String, now: String, _ database: some SQLConnection) throws -> ReviewSnapshot? {
+        guard let message = try MessageSQL.read(database, id: messageID) else { return nil }
+        let openFlags = try database.fetchValue("SELECT count(*) FROM flags WHERE message_id = ? AND state = 'open'",
+                                                [.text(messageID)], as: Int.self) ?? 0
+        return ReviewSnapshot(message: message, openFlags: openFlags,
+                              author: try standing(userID: message.userID, messageID: messageID, now: now, database), now: now)
+    }
+
+    public func applyReview(_ plan: ReviewPlan) async throws -> Planned<ReviewResult> {
         try await write { database in
-            guard let reviewed = try MessageSQL.read(database, id: messageID) else { return nil }
-            try Self.recordRuleReviews(hitRules(reviewed), messageID: messageID,
-                                       outcome: resolution == "dismissed" ? "dismissed" : "confirmed", now: now, database)
+            let id = plan.snapshot.message.id
+            guard try Self.reviewSnapshot(messageID: id, now: plan.snapshot.now, database) == plan.snapshot else { return .stale }
+            let now = plan.snapshot.now
+            try Self.recordRuleReviews(plan.ruleReviews, messageID: id, outcome: plan.ruleOutcome, now: now, database)
             try database.execute(
                 "UPDATE flags SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? WHERE message_id = ? AND state = 'open'",
-                [.text(resolution), .text(moderator), .text(now), .text(messageID)])
-            let resolved = database.changes
-            if removeMessage {
-                try database.execute(
-                    "UPDATE messages SET state = 'removed', hidden = 0, removed_by = ?, updated_at = ? WHERE id = ? AND state != 'deleted'",
-                    [.text(moderator), .text(now), .text(messageID)])
-            } else {
-                // Reviewed: an auto-hidden message shows again, unless its author deleted it
-                // while it was hidden (nobody else saw it, so nobody is shown its tombstone).
-                try database.execute("UPDATE messages SET hidden = 0 WHERE id = ? AND state != 'deleted'", [.text(messageID)])
-            }
-            try Self.insert(audit, database)
-            let struck = try strike.map { try Self.addStrike($0(reviewed), now: now, database) } ?? .none
-            var result = ReviewResult(message: try MessageSQL.read(database, id: messageID), resolved: resolved, strike: struck)
-            // The moderator's ban, unless the strike policy has just given one at least as long.
-            if let given = try ban?(reviewed), struck.ban.map({ ReviewBan.ends($0.expiresAt, before: given.ban.expiresAt) }) ?? true {
-                try Self.upsert(given.ban, cause: BanCause(strikeID: struck.strikeID, strikeStep: nil), database)
-                try Self.insert(given.audit, database)
-                try EventLog.append(given.events, database)
-                result.ban = given.ban
-                result.banVersion = try Self.advance(.bans, database)
-            }
-            try EventLog.append(try events(result), database)
-            return result
+                [.text(plan.resolution), .text(plan.moderatorID), .text(now), .text(id)])
+            try MessageSQL.writeModeration(plan.message, database)
+            try Self.insert(plan.audit, database)
+            var result = plan.result
+            if let strike = plan.strike { try Self.insert(strike, database) }
+            if let ban = plan.strikeBan { result.strike.bansVersion = try Self.write(ban, database) }
+            if let ban = plan.moderatorBan { result.banVersion = try Self.write(ban, database) }
+            try EventLog.append(plan.events, database)
+            return .applied(result)
         }
     }
 

@@ -1,5 +1,6 @@
 import BouncerDomain
-/// What a change to one message does, decided from the message as it is inside the transaction.
+/// What a change to one message does (an edit, a Send Anyway, a delete), planned from the message
+/// as it was read.
 public enum MessageChange: Sendable {
     case update(StoredMessage, keepRevision: Bool, flags: [NewFlag])
     case erase
@@ -21,14 +22,10 @@ public protocol MessageRepository: Sendable {
     /// A channel's oldest messages visible to `viewer` after `sequence`, oldest first: what
     /// followed a message (`?around=`).
     func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
-    /// Reads the message and applies `change` in one transaction, so two changes to one message
-    /// are decided one after the other. Returns the message as the change left it (nil when
-    /// erased), or nil with `found` false when there is no such message.
-    /// `events` makes the events of a change from the message before and after it (nil once
-    /// erased), in the same transaction; it is not called when nothing changed.
-    func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange,
-                                events: @escaping @Sendable (_ before: StoredMessage, _ after: StoredMessage?) throws -> [NewEvent])
-        async throws -> (found: Bool, message: StoredMessage?)
+    /// Applies `change`, planned from the message `expected`, in one transaction with its
+    /// `events`, while the message is still `expected`; `stale` when it changed or went since. The
+    /// message as the change left it (nil once erased).
+    func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent]) async throws -> Planned<StoredMessage?>
     /// Earlier texts of a message, oldest first, after revision `after`, at most `limit`.
     func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision]
 }
@@ -37,10 +34,5 @@ extension MessageRepository {
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         send(message, flags: flags, events: [], sender: sender, completion: completion)
-    }
-
-    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange)
-        async throws -> (found: Bool, message: StoredMessage?) {
-        try await self.change(id, change, events: { _, _ in [] })
     }
 }

@@ -24,6 +24,14 @@ public enum MessageSQL {
         return message
     }
 
+    /// Writes what a moderator's decision changes of a message (its state, whether it is hidden,
+    /// who removed it, and when it changed), as the decision's plan left it.
+    static func writeModeration(_ message: StoredMessage, _ database: some SQLConnection) throws {
+        try database.execute("UPDATE messages SET state = ?, hidden = ?, removed_by = ?, updated_at = ? WHERE id = ?",
+                             [message.state.databaseValue, .integer(message.hidden ? 1 : 0), message.removedBy.databaseValue,
+                              .text(message.updatedAt), .text(message.id)])
+    }
+
     public static func insert(_ flags: [NewFlag], _ database: some SQLConnection) throws {
         for flag in flags {
             try database.execute(
@@ -87,18 +95,17 @@ extension SQLStore {
         try await read { database in try MessageSQL.read(database, id: id) }
     }
 
-    public func change<Failure: Error>(_ id: String, _ change: @escaping @Sendable (StoredMessage) throws(Failure) -> MessageChange,
-                                       events: @escaping @Sendable (_ before: StoredMessage, _ after: StoredMessage?) throws -> [NewEvent])
-        async throws -> (found: Bool, message: StoredMessage?) {
+    public func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent]) async throws -> Planned<StoredMessage?> {
         try await write { database in
-            guard let current = try MessageSQL.read(database, id: id) else { return (false, nil) }
-            switch try change(current) {
+            let id = expected.id
+            guard let current = try MessageSQL.read(database, id: id), current == expected else { return .stale }
+            switch change {
             case .unchanged:
-                return (true, current)
+                return .applied(current)
             case .erase:
                 try database.execute("DELETE FROM messages WHERE id = ?", [.text(id)])
-                try EventLog.append(try events(current, nil), database)
-                return (true, nil)
+                try EventLog.append(events, database)
+                return .applied(nil)
             case .update(let updated, let keepRevision, let flags):
                 if keepRevision {
                     let next = (try database.fetchValue("SELECT coalesce(max(revision), 0) + 1 FROM message_revisions WHERE message_id = ?",
@@ -120,8 +127,8 @@ extension SQLStore {
                 try MessageSQL.insert(flags, database)
                 var result = updated
                 result.sequence = current.sequence
-                try EventLog.append(try events(current, result), database)
-                return (true, result)
+                try EventLog.append(events, database)
+                return .applied(result)
             }
         }
     }

@@ -103,12 +103,32 @@ import TestSupport
             #expect(queue.map(\.message.id) == ["m1"])
             #expect(queue.first?.message.hidden == true, "hidden once two users flagged it")
             #expect(queue.first?.countsByReason == ["spam": 2])
-            let reviewed = try await store.review(messageID: "m1", resolution: "message_removed", removeMessage: true, by: "mod",
-                                                  now: Timestamp.now(), audit: Self.audit("flag.review", "m1"))
-            #expect(reviewed?.resolved == 2)
-            #expect(reviewed?.message?.state == .removed)
+            let now = Timestamp.now()
+            guard let snapshot = try await store.reviewSnapshot(messageID: "m1", now: now) else { Issue.record("m1 is there"); return }
+            #expect(snapshot.openFlags == 2 && snapshot.author.activeStrikes == 0 && snapshot.author.ban == nil)
+            var removed = snapshot.message
+            removed.state = .removed
+            removed.hidden = false
+            removed.removedBy = "mod"
+            removed.updatedAt = now
+            let plan = ReviewPlan(snapshot: snapshot, resolution: "message_removed", moderatorID: "mod", message: removed, ruleReviews: [],
+                                  ruleOutcome: "confirmed", audit: Self.audit("flag.review", "m1"), strike: nil, strikeBan: nil,
+                                  moderatorBan: nil, events: [], result: ReviewResult(message: removed, resolved: 2))
+            // A moderator may still flag the hidden message: a flag filed since the snapshot.
+            let late = try await store.fileFlag(messageID: "m1", reporter: Viewer(userID: "dave", role: .moderator), reason: "spam", details: nil,
+                                                custom: nil, id: TimeOrderedID.make(), now: Timestamp.now(), hideThreshold: 2)
+            guard case .created = late else { Issue.record("dave's flag is filed: \(late)"); return }
+            guard case .stale = try await store.applyReview(plan) else { Issue.record("a flag filed since the snapshot makes the plan stale"); return }
+            #expect(try await store.message(id: "m1")?.state == .delivered, "nothing of a stale plan is written")
+            guard let again = try await store.reviewSnapshot(messageID: "m1", now: now) else { Issue.record("m1 is there"); return }
+            var replanned = plan
+            replanned.snapshot = again
+            replanned.result.resolved = again.openFlags
+            guard case .applied(let reviewed) = try await store.applyReview(replanned) else { Issue.record("a fresh plan applies"); return }
+            #expect(reviewed.resolved == 3)
+            #expect(try await store.message(id: "m1") == removed)
             #expect(try await store.reviewQueue(channelID: nil, reason: nil, order: .oldest, offset: 0, limit: 10).isEmpty)
-            #expect(try await store.flags(FlagQuery(state: .resolved)).count == 2)
+            #expect(try await store.flags(FlagQuery(state: .resolved)).count == 3)
         }
     }
 
@@ -197,18 +217,22 @@ import TestSupport
             let secondPage = try await store.channelMessages("messaging:room", before: firstPage.last?.sequence, limit: 2, viewer: bob)
             #expect(secondPage.map(\.id) == ["m1"], "bob does not see carol's bounced message")
 
-            let edited = try await store.change("m1") { current in
-                var updated = current
-                updated.text = "hello again"
-                updated.edited = true
-                return .update(updated, keepRevision: true, flags: [])
+            let current = try #require(try await store.message(id: "m1"))
+            var updated = current
+            updated.text = "hello again"
+            updated.edited = true
+            guard case .applied(let edited) = try await store.apply(.update(updated, keepRevision: true, flags: []), to: current, events: []) else {
+                Issue.record("an edit planned on the message as it is applies"); return
             }
-            #expect(edited.found && edited.message?.text == "hello again" && edited.message?.sequence == first.sequence)
+            #expect(edited?.text == "hello again" && edited?.sequence == first.sequence)
             #expect(try await store.revisions(of: "m1", after: 0, limit: 10).map(\.text) == ["hello"])
-            let erased = try await store.change("r2") { _ in .erase }
-            #expect(erased.found && erased.message == nil)
+            guard case .stale = try await store.apply(.erase, to: current, events: []) else {
+                Issue.record("a change planned on the message before the edit is stale"); return
+            }
+            #expect(try await store.message(id: "m1")?.text == "hello again")
+            let r2 = try #require(try await store.message(id: "r2"))
+            guard case .applied(nil) = try await store.apply(.erase, to: r2, events: []) else { Issue.record("r2 is erased"); return }
             #expect(try await store.message(id: "r2") == nil)
-            #expect(try await store.change("nothing") { _ in .unchanged }.found == false)
         }
     }
 }

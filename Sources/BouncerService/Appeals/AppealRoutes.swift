@@ -134,6 +134,8 @@ struct AppealRoutes: Sendable {
         return response
     }
 
+    static let appealNotFound = HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
+
     private func decide(_ request: Request, _ identity: Identity) async throws -> Response {
         let input = try request.decodeJSON(DecisionInput.self)
         guard input.decision == "uphold" || input.decision == "overturn" else {
@@ -143,41 +145,36 @@ struct AppealRoutes: Sendable {
             throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.").keyed("field.too_long", "note", Self.maxNote)
         }
         let id = try request.parameter("id")
-        let overturn = input.decision == "overturn"
-        let policy = settings.value.strike_policy
-        let events = localization.messageEvents
-        let outcome = try await repository.decideAppeal(
-            id: id, overturn: overturn, note: input.note, by: identity.userID, now: Timestamp.now(),
-            audit: audit.entry(identity, "appeal.decide", "appeal", id, note: input.note, details: ["decision": input.decision]),
-            strike: { message in StrikePolicy.terms(policy, userID: message.userID, reason: "appeal_upheld", messageID: message.id) },
-            hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
-            strikeBanLifted: { userID in [try .of(.userUnbanned, ["user_id": userID, "reason": "strikes"])] },
-            events: { decision in
-                var made = [events.ofAppeal(.appealDecided, decision.appeal, message: decision.message)]
-                // The ban appealed, lifted (a strike policy's ban lifted by a message's overturn has its own event).
-                if decision.liftedBanVersion != nil, !decision.liftedStrikeBan {
-                    made.append(try .of(.userUnbanned, ["user_id": decision.appeal.userID]))
-                }
-                return made
-            })
-        switch outcome {
-        case .notFound: throw HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
-        case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
-        case .ownCase: throw OwnCase.problem
-        case .decided(let decision):
-            // The appellant is the user banned, for an appeal of a ban and of a message alike.
-            if let version = decision.liftedBanVersion { bans.remove(decision.appeal.userID, sequence: version) }
-            if let ban = decision.strike.ban, let version = decision.strike.bansVersion { bans.set(ban, sequence: version) }
-            var members: [(name: String, json: [UInt8])] = []
-            if decision.appeal.targetType == "message" {
-                let message = decision.message.map {
-                    MessageJSON.json($0, for: identity, choice: localization.choice(for: request.head), alertActionsEnabled: false)
-                }
-                members.append(("message", message ?? Array("null".utf8)))
-            } else {
-                members.append(("ban", AppealJSON.ban(decision.ban)))
+        let planner = AppealPlanner(overturn: input.decision == "overturn", note: input.note, moderator: identity,
+                                    policy: settings.value.strike_policy, events: localization.messageEvents)
+        let now = Date()
+        let decided: AppealDecision?
+        do {
+            decided = try await Replanning.run(
+                "decision of appeal \(id)",
+                read: { try await repository.appealSnapshot(id: id, now: Timestamp.format(now)) },
+                plan: { try planner.plan($0, now: now) },
+                apply: { try await repository.applyAppealDecision($0) })
+        } catch let refusal as AppealDecisionRefusal {
+            switch refusal {
+            case .notFound: throw Self.appealNotFound
+            case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
+            case .ownCase: throw OwnCase.problem
             }
-            return .json(.ok, AppealJSON.json(decision.appeal, adding: members))
         }
+        guard let decision = decided else { throw Self.appealNotFound }
+        // The appellant is the user banned, for an appeal of a ban and of a message alike.
+        if let version = decision.liftedBanVersion { bans.remove(decision.appeal.userID, sequence: version) }
+        if let ban = decision.strike.ban, let version = decision.strike.bansVersion { bans.set(ban, sequence: version) }
+        var members: [(name: String, json: [UInt8])] = []
+        if decision.appeal.targetType == "message" {
+            let message = decision.message.map {
+                MessageJSON.json($0, for: identity, choice: localization.choice(for: request.head), alertActionsEnabled: false)
+            }
+            members.append(("message", message ?? Array("null".utf8)))
+        } else {
+            members.append(("ban", AppealJSON.ban(decision.ban)))
+        }
+        return .json(.ok, AppealJSON.json(decision.appeal, adding: members))
     }
 }

@@ -75,28 +75,4 @@ struct StrikePolicy: Codable, Sendable, Equatable {
             throw invalid("must be an object or null", key: "strike_policy.type")
         }
     }
-
-    /// The terms of a strike on `userID` made now under `policy` (nil: none set): its expiry, and
-    /// the ban, by `system`, that the count of active strikes calls for.
-    static func terms(_ policy: StrikePolicy?, userID: String, reason: String, messageID: String?) -> StrikeTerms {
-        let now = Date()
-        let days = policy?.window_days ?? defaultWindowDays
-        let strike = StoredStrike(id: TimeOrderedID.make(), userID: userID, reason: reason, messageID: messageID,
-                                  createdAt: Timestamp.format(now), expiresAt: Timestamp.format(now.addingTimeInterval(Double(days) * 86_400)))
-        return StrikeTerms(
-            strike: strike,
-            banFor: { active in
-                guard let step = policy?.step(for: active) else { return nil }
-                let ban = StoredBan(userID: userID, reason: "strikes", shadow: false,
-                                    expiresAt: step.ban_seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
-                                    createdBy: Audit.system.userID, createdAt: Timestamp.format(now))
-                return (ban, step.strikes)
-            },
-            banRecord: { ban in
-                var details = ["shadow": "false", "reason": "strikes"]
-                if let end = ban.expiresAt { details["expires_at"] = end }
-                let audit = Audit.entry(Audit.system, "user.ban", "user", ban.userID, note: "strikes", details: details)
-                return (audit, [try .of(.userBanned, BanJSON(ban))])
-            })
-    }
 }

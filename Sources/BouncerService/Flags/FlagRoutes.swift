@@ -162,41 +162,22 @@ struct FlagRoutes: Sendable {
 
     private func review(_ request: Request, _ identity: Identity) async throws -> Response {
         let input = try request.decodeJSON(ReviewInput.self)
-        let resolution: String
-        switch input.decision {
-        case "dismiss": resolution = "dismissed"
-        case "remove_message": resolution = "message_removed"
-        case "ban_author": resolution = "author_banned"
-        default: throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.").keyed("flags.decision")
+        guard let decision = ReviewPlanner.Decision(rawValue: input.decision) else {
+            throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.").keyed("flags.decision")
         }
         if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.").keyed("field.too_long", "note", 1000) }
         if let seconds = input.ban_duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "ban_duration_seconds", 1, BanRecord.maxSeconds)
         }
         let messageID = try request.parameter("id")
-        let entry = audit.entry(identity, "flag.review", "message", messageID, note: input.note, details: ["decision": input.decision])
-        let (events, decision) = (localization.messageEvents, input.decision)
-        // Removing the message or banning its author confirms a violation: a strike on the author.
-        let policy = settings.value.strike_policy
-        var strike: (@Sendable (StoredMessage) -> StrikeTerms)?
-        if resolution != "dismissed" {
-            strike = { message in StrikePolicy.terms(policy, userID: message.userID, reason: resolution, messageID: message.id) }
-        }
-        // `ban_author`: the moderator's ban, in the review's own transaction.
-        var ban: (@Sendable (StoredMessage) throws -> ReviewBan)?
-        if input.decision == "ban_author" {
-            let (note, seconds) = (input.note, input.ban_duration_seconds)
-            ban = { message in try BanRecord.make(message.userID, reason: note, seconds: seconds, shadow: false, by: identity, note: note) }
-        }
-        guard let result = try await repository.review(messageID: messageID, resolution: resolution,
-                                                       removeMessage: input.decision == "remove_message",
-                                                       by: identity.userID, now: Timestamp.now(), audit: entry,
-                                                       hitRules: { message in ModerationRecord.ruleIDs(message.moderation) },
-                                                       strike: strike, ban: ban,
-                                                       events: { result in
-                                                           events.ofReview(result, messageID: messageID, decision: decision,
-                                                                           resolution: resolution, moderatorID: identity.userID)
-                                                       }),
+        let planner = ReviewPlanner(decision: decision, note: input.note, banSeconds: input.ban_duration_seconds, moderator: identity,
+                                    policy: settings.value.strike_policy, events: localization.messageEvents)
+        let now = Date()
+        guard let result = try await Replanning.run(
+            "review of message \(messageID)",
+            read: { try await repository.reviewSnapshot(messageID: messageID, now: Timestamp.format(now)) },
+            plan: { try planner.plan($0, now: now) },
+            apply: { try await repository.applyReview($0) }),
               let message = result.message else { throw MessageText.notFound }
         if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
         if let ban = result.ban, let version = result.banVersion { bans.set(ban, sequence: version) }

@@ -6,7 +6,8 @@ import BouncerStore
 import Foundation
 import HTTPServer
 
-/// Changing: edits, Send Anyway and deletes, each decided inside the store's transaction.
+/// Changing: edits, Send Anyway and deletes, each planned from the message as read and applied
+/// while the message is still as read (read and planned again when not).
 extension MessagesRoutes {
     /// The author's own message, or the error that tells them nothing they may not know.
     static func requireAuthor(_ message: StoredMessage, _ identity: Identity) throws(HTTPError) {
@@ -42,7 +43,7 @@ extension MessagesRoutes {
         let outcome = MessageOutcome(verdict, text: text)
         let alertActionsEnabled = settings.value.bounced_messages_alert_actions_enabled
         let now = Timestamp.now()
-        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+        let result = try await change(id, .messageEdited) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
             switch EditRule(current) {
             case .refused:
@@ -77,7 +78,7 @@ extension MessagesRoutes {
                 updated.updatedAt = now
                 return .update(updated, keepRevision: true, flags: outcome.systemFlags(messageID: id, channelID: current.channelID, now: now))
             }
-        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageEdited, before: before, after: after) }
+        }
         guard result.found, let message = result.message else { throw MessageText.notFound }
         return message
     }
@@ -100,7 +101,7 @@ extension MessagesRoutes {
         let shadowBanned = try checkBan(identity)
         let id = try request.parameter("id")
         let now = Timestamp.now()
-        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+        let result = try await change(id, .messageResent) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             try Self.requireAuthor(current, identity)
             guard current.state == .bounced else {
                 throw HTTPError(.conflict, code: "not_bounced", detail: "Only a bounced message can be sent anyway.")
@@ -121,7 +122,7 @@ extension MessagesRoutes {
             case .unavailable:
                 return .unchanged
             }
-        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageResent, before: before, after: after) }
+        }
         guard result.found, let message = result.message else { throw MessageText.notFound }
         return try respond(message, to: request, identity)
     }
@@ -138,7 +139,7 @@ extension MessagesRoutes {
     func delete(_ id: String, _ identity: Identity, hard: Bool = false) async throws {
         let now = Timestamp.now()
         let author = identity.role >= .moderator ? try await store.message(id: id)?.userID : nil
-        let result = try await store.change(id) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
+        let result = try await change(id, .messageDeleted) { (current: StoredMessage) throws(HTTPError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
             // A bounced message was never sent: its author's Delete takes it back. A removed one
             // is a moderation record, which moderators (and an appeal) still read: it becomes a
@@ -150,10 +151,33 @@ extension MessagesRoutes {
             updated.state = .deleted
             updated.updatedAt = now
             return .update(updated, keepRevision: false, flags: [])
-        } events: { [events = localization.messageEvents] before, after in events.ofChange(.messageDeleted, before: before, after: after) }
+        }
         guard result.found else { throw MessageText.notFound }
         if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
             try await audit.record(identity, "message.delete", "message", id, details: ["hard": String(hard), "author_id": author ?? ""])
         }
+    }
+
+    /// Reads message `id`, plans its change (`plan`, a pure function of the message as read), and
+    /// applies the plan with its `type` event while the message is still as read. `found` is false
+    /// when there is no such message; `message` is the message as the change left it (nil once erased).
+    private func change(_ id: String, _ type: EventType, _ plan: (StoredMessage) throws(HTTPError) -> MessageChange)
+        async throws -> (found: Bool, message: StoredMessage?) {
+        let events = localization.messageEvents
+        let changed = try await Replanning.run(
+            "change of message \(id)",
+            read: { try await store.message(id: id) },
+            plan: { current in (current, try plan(current)) },
+            apply: { (current: StoredMessage, change: MessageChange) -> Planned<StoredMessage?> in
+                let made: [NewEvent]
+                switch change {
+                case .unchanged: made = []
+                case .erase: made = events.ofChange(type, before: current, after: nil)
+                case .update(let updated, _, _): made = events.ofChange(type, before: current, after: updated)
+                }
+                return try await store.apply(change, to: current, events: made)
+            })
+        guard let changed else { return (false, nil) }
+        return (true, changed)
     }
 }

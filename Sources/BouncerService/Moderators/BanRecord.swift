@@ -12,14 +12,14 @@ enum BanRecord {
     /// A moderator's ban of `userID`, with its audit entry and event, as written by the ban route
     /// and, in its own transaction, by a review's `ban_author`.
     static func make(_ userID: String, reason: String?, seconds: Int?, shadow: Bool, by identity: Identity,
-                     note: String? = nil) throws -> ReviewBan {
+                     note: String? = nil) throws -> PlannedBan {
         let now = Date()
         let ban = StoredBan(userID: userID, reason: reason, shadow: shadow,
                             expiresAt: seconds.map { Timestamp.format(now.addingTimeInterval(Double($0))) },
                             createdBy: identity.userID, createdAt: Timestamp.format(now))
         var details = ["shadow": String(shadow)]
         if let seconds { details["duration_seconds"] = String(seconds) }
-        return ReviewBan(ban: ban, audit: Audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details),
+        return PlannedBan(ban: ban, audit: Audit.entry(identity, "user.ban", "user", userID, note: note ?? reason, details: details),
                          events: [try .of(.userBanned, BanJSON(ban))])
     }
 }
