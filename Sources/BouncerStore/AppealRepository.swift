@@ -51,12 +51,13 @@ public struct AppealDecision: Sendable {
 }
 
 public protocol AppealRepository: Sendable {
-    /// Files `author`'s appeal of their bounced or removed message, with its events.
-    func appealMessage(messageID: String, author: Viewer, reason: String, id: String, now: String,
-                       events: @escaping @Sendable (StoredAppeal, StoredMessage) throws -> [NewEvent]) async throws -> AppealFiling
-    /// Files `userID`'s appeal of the ban in force on them (a shadow ban is not one they know of).
-    func appealBan(userID: String, reason: String, id: String, now: String,
-                   events: @escaping @Sendable (StoredAppeal) throws -> [NewEvent]) async throws -> AppealFiling
+    /// What an appeal of message `messageID` is planned on (`NewAppeal.ofMessage`).
+    func messageAppealTarget(messageID: String) async throws -> AppealTargetSnapshot
+    /// What `userID`'s appeal of their ban is planned on, at `now` (`NewAppeal.ofBan`).
+    func banAppealTarget(userID: String, now: String) async throws -> AppealTargetSnapshot
+    /// Files a planned appeal with its events, while its snapshot holds (`stale` when not); an
+    /// appeal another request filed at once is `exists`.
+    func applyFiling(_ filing: NewAppeal) async throws -> Planned<AppealFiling>
     /// `userID`'s appeals, newest first, before the appeal `before`.
     func appeals(ofUser userID: String, before: String?, limit: Int) async throws -> [StoredAppeal]
     /// Appeals in `state`, oldest first, after the appeal `after`, each with its message or ban.
@@ -76,36 +77,41 @@ extension SQLStore {
         "id, target_type, target_id, user_id, reason, state, decided_by, decided_at, note, created_at"
     }
 
-    public func appealMessage(messageID: String, author: Viewer, reason: String, id: String, now: String,
-                              events: @escaping @Sendable (StoredAppeal, StoredMessage) throws -> [NewEvent]) async throws -> AppealFiling {
+    public func messageAppealTarget(messageID: String) async throws -> AppealTargetSnapshot {
+        try await read { database in try Self.messageAppealTarget(messageID: messageID, database) }
+    }
+
+    public func banAppealTarget(userID: String, now: String) async throws -> AppealTargetSnapshot {
+        try await read { database in try Self.banAppealTarget(userID: userID, now: now, database) }
+    }
+
+    public func applyFiling(_ filing: NewAppeal) async throws -> Planned<AppealFiling> {
         try await write { database in
-            guard let message = try MessageSQL.read(database, id: messageID),
-                  MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: author)
-            else { return .notFound }
-            guard message.userID == author.userID else { return .notAppealable }
-            if try database.fetchValue("SELECT 1 FROM appeals WHERE target_type = 'message' AND target_id = ?", [.text(messageID)],
-                                       as: Int.self) != nil { return .exists }
-            guard message.state == .bounced || message.state == .removed else { return .notAppealable }
-            let appeal = StoredAppeal(id: id, targetType: "message", targetID: messageID, userID: author.userID, reason: reason,
-                                      createdAt: now)
-            guard try Self.insert(appeal, database) else { return .exists }
-            try EventLog.append(try events(appeal, message), database)
-            return .created(appeal)
+            let appeal = filing.appeal
+            let current = appeal.targetType == "ban"
+                ? try Self.banAppealTarget(userID: appeal.userID, now: appeal.createdAt, database)
+                : try Self.messageAppealTarget(messageID: appeal.targetID, database)
+            guard current == filing.snapshot else { return .stale }
+            guard try Self.insert(appeal, database) else { return .applied(.exists) }
+            try EventLog.append(filing.events, database)
+            return .applied(.created(appeal))
         }
     }
 
-    public func appealBan(userID: String, reason: String, id: String, now: String,
-                          events: @escaping @Sendable (StoredAppeal) throws -> [NewEvent]) async throws -> AppealFiling {
-        try await write { database in
-            guard let ban = try Self.banInForce(userID, now: now, database), !ban.shadow else { return .notFound }
-            if try database.fetchValue(
-                "SELECT 1 FROM appeals WHERE target_type = 'ban' AND target_id = ? AND (state = 'open' OR created_at >= ?) LIMIT 1",
-                [.text(userID), .text(ban.createdAt)], as: Int.self) != nil { return .exists }
-            let appeal = StoredAppeal(id: id, targetType: "ban", targetID: userID, userID: userID, reason: reason, createdAt: now)
-            guard try Self.insert(appeal, database) else { return .exists }
-            try EventLog.append(try events(appeal), database)
-            return .created(appeal)
-        }
+    static func messageAppealTarget(messageID: String, _ database: some SQLConnection) throws -> AppealTargetSnapshot {
+        AppealTargetSnapshot(
+            message: try MessageSQL.read(database, id: messageID), ban: nil,
+            appealed: try database.fetchValue("SELECT 1 FROM appeals WHERE target_type = 'message' AND target_id = ?", [.text(messageID)],
+                                              as: Int.self) != nil)
+    }
+
+    /// The ban in force on `userID` at `now`, and whether it has an appeal: one open, or one filed since it was given.
+    static func banAppealTarget(userID: String, now: String, _ database: some SQLConnection) throws -> AppealTargetSnapshot {
+        guard let ban = try Self.banInForce(userID, now: now, database) else { return AppealTargetSnapshot(message: nil, ban: nil, appealed: false) }
+        let appealed = try database.fetchValue(
+            "SELECT 1 FROM appeals WHERE target_type = 'ban' AND target_id = ? AND (state = 'open' OR created_at >= ?) LIMIT 1",
+            [.text(userID), .text(ban.createdAt)], as: Int.self) != nil
+        return AppealTargetSnapshot(message: nil, ban: ban, appealed: appealed)
     }
 
     public func appeals(ofUser userID: String, before: String?, limit: Int) async throws -> [StoredAppeal] {

@@ -67,14 +67,17 @@ public struct ReviewResult: Sendable {
 }
 
 public protocol FlagRepository: Sendable {
-    /// Files a user's flag, or finds theirs already open, in one transaction; hides the message
-    /// once `hideThreshold` distinct users (more than 0) have open flags on it.
-    /// `events` makes the events of a flag filed (not of one found open), in the same transaction.
-    func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
-                  now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent]) async throws -> FlagOutcome
-    /// Withdraws the reporter's open flag, with the events `events` makes of it; false when there
-    /// is none.
-    func withdrawFlag(messageID: String, reporterID: String, events: @escaping @Sendable (StoredFlag) throws -> [NewEvent]) async throws -> Bool
+    /// What `reporterID`'s flag on the message is planned on (`FlagFiling.decide`); nil when there
+    /// is no such message.
+    func flagSnapshot(messageID: String, reporterID: String) async throws -> FlagSnapshot?
+    /// Files a planned flag with its events in one transaction, hiding the message when the plan
+    /// says so. The reporter's flag already open (another request filed it) is `existing`; `stale`
+    /// when the message changed, or the reporters since reached or left the threshold.
+    func applyFiling(_ filing: FlagFiling) async throws -> Planned<FlagOutcome>
+    /// The reporter's open flag on the message.
+    func openFlag(messageID: String, reporterID: String) async throws -> StoredFlag?
+    /// Withdraws `flag` with its events; `stale` when it is no longer open.
+    func withdraw(_ flag: StoredFlag, events: [NewEvent]) async throws -> Planned<StoredFlag>
     /// Open flags in the store.
     func openFlagCount() async throws -> Int
     /// Whether `reporterID` has an open flag on the message.
@@ -90,24 +93,20 @@ public protocol FlagRepository: Sendable {
     func applyReview(_ plan: ReviewPlan) async throws -> Planned<ReviewResult>
 }
 
-/// A flag just filed, as `fileFlag` hands it to the maker of its events.
-public struct FiledFlag: Sendable {
-    public var flag: StoredFlag
-    /// The message as the filing left it.
-    public var message: StoredMessage
-    /// Whether this filing hid the message (it reached the hide threshold).
-    public var hidMessage: Bool
-}
-
 extension FlagRepository {
+    /// Files a user's flag with no events, planned and applied as the service does.
     public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
                          now: String, hideThreshold: Int) async throws -> FlagOutcome {
-        try await fileFlag(messageID: messageID, reporter: reporter, reason: reason, details: details, custom: custom, id: id,
-                           now: now, hideThreshold: hideThreshold, events: { _ in [] })
-    }
-
-    public func withdrawFlag(messageID: String, reporterID: String) async throws -> Bool {
-        try await withdrawFlag(messageID: messageID, reporterID: reporterID, events: { _ in [] })
+        for _ in 0..<PlanKeptGoingStale.attempts {
+            let snapshot = try await flagSnapshot(messageID: messageID, reporterID: reporter.userID)
+            switch FlagFiling.decide(snapshot, reporter: reporter, reason: reason, details: details, custom: custom, id: id, now: now,
+                                     hideThreshold: hideThreshold) {
+            case .answer(let outcome): return outcome
+            case .file(let filing):
+                if case .applied(let outcome) = try await applyFiling(filing) { return outcome }
+            }
+        }
+        throw PlanKeptGoingStale(what: "flag on message \(messageID)")
     }
 }
 
@@ -135,62 +134,69 @@ extension SQLStore {
             + "WHERE f.message_id = wanted.message_id AND f.state = 'open' ORDER BY f.message_id, f.id"
     }
 
-    public func fileFlag(messageID: String, reporter: Viewer, reason: String, details: String?, custom: String?, id: String,
-                         now: String, hideThreshold: Int, events: @escaping @Sendable (FiledFlag) throws -> [NewEvent])
-        async throws -> FlagOutcome {
-        try await write { database in
-            // A tombstone has nothing left to report: as if the message did not exist.
-            guard let message = try MessageSQL.read(database, id: messageID), message.state != .deleted,
-                  MessageVisibility.isVisible(state: message.state, hidden: message.hidden, authorID: message.userID, to: reporter)
-            else { return .messageNotFound }
-            guard message.userID != reporter.userID else { return .ownMessage }
-            if let existing = try database.fetchOne(
-                "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
-                [.text(messageID), .text(reporter.userID)]) {
-                return .existing(try Self.storedFlag(existing))
-            }
-            let flag = StoredFlag(id: id, messageID: messageID, channelID: message.channelID, reporterID: reporter.userID, reason: reason,
-                                  details: details, custom: custom, ruleID: nil, state: .open, resolution: nil, resolvedBy: nil,
-                                  resolvedAt: nil, createdAt: now)
-            // Another request (or instance) may have filed the same flag since the check above:
-            // the store keeps one (migration 0010), and this one answers with it.
-            try database.execute("""
-                INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, created_at, author_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (message_id, reporter_id) WHERE state = 'open' AND reporter_id != 'system' DO NOTHING
-                """, [.text(id), .text(messageID), .text(message.channelID), .text(reporter.userID), .text(reason), details.databaseValue,
-                      custom.databaseValue, .text(now), .text(message.userID)])
-            if database.changes == 0, let existing = try database.fetchOne(
-                "SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
-                [.text(messageID), .text(reporter.userID)]) {
-                return .existing(try Self.storedFlag(existing))
-            }
-            var hid = false
-            if hideThreshold > 0, !message.hidden {
-                let reporters = try database.fetchValue(
-                    "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != ?",
-                    [.text(messageID), .text(SystemFlag.reporterID)], as: Int.self) ?? 0
-                if reporters >= hideThreshold {
-                    try database.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text(messageID)])
-                    hid = true
-                }
-            }
-            var flagged = message
-            flagged.hidden = message.hidden || hid
-            try EventLog.append(try events(FiledFlag(flag: flag, message: flagged, hidMessage: hid)), database)
-            return .created(flag)
+    public func flagSnapshot(messageID: String, reporterID: String) async throws -> FlagSnapshot? {
+        try await read { database in
+            guard let message = try MessageSQL.read(database, id: messageID) else { return nil }
+            return FlagSnapshot(message: message, reporterFlag: try Self.openFlag(messageID: messageID, reporterID: reporterID, database),
+                                otherReporters: try Self.otherReporters(messageID: messageID, reporterID: reporterID, database))
         }
     }
 
-    public func withdrawFlag(messageID: String, reporterID: String, events: @escaping @Sendable (StoredFlag) throws -> [NewEvent])
-        async throws -> Bool {
+    public func applyFiling(_ filing: FlagFiling) async throws -> Planned<FlagOutcome> {
+        do {
+            return .applied(try await write { database in
+                let (flag, message) = (filing.flag, filing.snapshot.message)
+                guard try MessageSQL.read(database, id: message.id) == message else { throw StaleFiling() }
+                if let existing = try Self.openFlag(messageID: message.id, reporterID: flag.reporterID, database) { return .existing(existing) }
+                // Another instance may be filing the same flag: the store keeps one (migration
+                // 0010), and this one answers with it.
+                try database.execute("""
+                    INSERT INTO flags (id, message_id, channel_id, reporter_id, reason, details, custom, created_at, author_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (message_id, reporter_id) WHERE state = 'open' AND reporter_id != 'system' DO NOTHING
+                    """, [.text(flag.id), .text(message.id), .text(message.channelID), .text(flag.reporterID), .text(flag.reason),
+                          flag.details.databaseValue, flag.custom.databaseValue, .text(flag.createdAt), .text(message.userID)])
+                if database.changes == 0 {
+                    guard let existing = try Self.openFlag(messageID: message.id, reporterID: flag.reporterID, database) else { throw StaleFiling() }
+                    return .existing(existing)
+                }
+                // Counted after the insert, which waits for another instance's filing on the same
+                // message to commit (the review queue's row): that filing's reporter counts too.
+                let others = try Self.otherReporters(messageID: message.id, reporterID: flag.reporterID, database)
+                guard FlagFiling.hides(message, otherReporters: others, threshold: filing.hideThreshold) == filing.hides else { throw StaleFiling() }
+                if filing.hides { try database.execute("UPDATE messages SET hidden = 1 WHERE id = ?", [.text(message.id)]) }
+                try EventLog.append(filing.events, database)
+                return .created(flag)
+            })
+        } catch is StaleFiling {
+            return .stale
+        }
+    }
+
+    public func openFlag(messageID: String, reporterID: String) async throws -> StoredFlag? {
+        try await read { database in try Self.openFlag(messageID: messageID, reporterID: reporterID, database) }
+    }
+
+    public func withdraw(_ flag: StoredFlag, events: [NewEvent]) async throws -> Planned<StoredFlag> {
         try await write { database in
             guard let withdrawn = try database.fetchOne(
-                "UPDATE flags SET state = 'withdrawn' WHERE message_id = ? AND reporter_id = ? AND state = 'open' RETURNING \(Self.flagColumns)",
-                [.text(messageID), .text(reporterID)]) else { return false }
-            try EventLog.append(try events(Self.storedFlag(withdrawn)), database)
-            return true
+                "UPDATE flags SET state = 'withdrawn' WHERE id = ? AND state = 'open' RETURNING \(Self.flagColumns)", [.text(flag.id)])
+            else { return .stale }
+            try EventLog.append(events, database)
+            return .applied(try Self.storedFlag(withdrawn))
         }
+    }
+
+    static func openFlag(messageID: String, reporterID: String, _ database: some SQLConnection) throws -> StoredFlag? {
+        try database.fetchOne("SELECT \(Self.flagColumns) FROM flags WHERE message_id = ? AND reporter_id = ? AND state = 'open'",
+                              [.text(messageID), .text(reporterID)]).map(Self.storedFlag)
+    }
+
+    /// Users other than `reporterID` with open flags on the message (the service's own are not users).
+    static func otherReporters(messageID: String, reporterID: String, _ database: some SQLConnection) throws -> Int {
+        try database.fetchValue(
+            "SELECT count(DISTINCT reporter_id) FROM flags WHERE message_id = ? AND state = 'open' AND reporter_id != ? AND reporter_id != ?",
+            [.text(messageID), .text(SystemFlag.reporterID), .text(reporterID)], as: Int.self) ?? 0
     }
 
     public func hasOpenFlag(messageID: String, reporterID: String) async throws -> Bool {
@@ -307,3 +313,7 @@ extension SQLStore {
                           createdAt: try row.decode(12))
     }
 }
+
+/// Thrown inside a filing's transaction, so that what it wrote is rolled back, when its plan
+/// turns out stale.
+private struct StaleFiling: Error {}

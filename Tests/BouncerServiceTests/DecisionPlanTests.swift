@@ -157,6 +157,52 @@ import Testing
         let kept = try Self.decide(overturn: false).plan(banAppeal, now: Self.now)
         #expect(kept.result.ban == ban && kept.liftedBan == nil && kept.strike == nil)
     }
+
+    @Test func aFlagHidesTheMessageWhenItBringsTheReportersToTheThreshold() throws {
+        let bob = Viewer(userID: "bob", role: .user)
+        func decide(_ message: StoredMessage, others: Int, flag: StoredFlag? = nil, by reporter: Viewer = bob) -> FlagFiling.Decision {
+            let snapshot = FlagSnapshot(message: message, reporterFlag: flag, otherReporters: others)
+            return FlagFiling.decide(snapshot, reporter: reporter, reason: "spam", details: nil, custom: nil, id: "f1", now: Self.nowText,
+                                     hideThreshold: 3)
+        }
+        guard case .file(let below) = decide(Self.message(hidden: false), others: 1) else { Issue.record("bob's flag is filed"); return }
+        #expect(!below.hides && below.message.hidden == false && below.flag.reporterID == "bob")
+        guard case .file(let reaching) = decide(Self.message(hidden: false), others: 2) else { Issue.record("bob's flag is filed"); return }
+        #expect(reaching.hides && reaching.message.hidden)
+        guard case .answer(.messageNotFound) = decide(Self.message(hidden: true), others: 2) else {
+            Issue.record("a hidden message is not bob's to see"); return
+        }
+        guard case .answer(.ownMessage) = decide(Self.message(hidden: false), others: 0, by: Viewer(userID: "alice", role: .user)) else {
+            Issue.record("alice's own message"); return
+        }
+        guard case .answer(.messageNotFound) = decide(Self.message(.deleted, hidden: false), others: 0) else {
+            Issue.record("a tombstone has nothing to report"); return
+        }
+        guard case .file(let first) = decide(Self.message(hidden: false), others: 0),
+              case .answer(.existing(first.flag)) = decide(Self.message(hidden: false), others: 0, flag: first.flag) else {
+            Issue.record("bob's open flag is the answer"); return
+        }
+    }
+
+    @Test func anAppealIsFiledOnceForAMessageItsAuthorMayAppeal() {
+        let alice = Viewer(userID: "alice", role: .user)
+        func decide(_ state: MessageState, appealed: Bool = false, by author: Viewer = alice) -> NewAppeal.Decision {
+            NewAppeal.ofMessage(AppealTargetSnapshot(message: Self.message(state, hidden: false), ban: nil, appealed: appealed),
+                                messageID: "m1", author: author, reason: "why", id: "a1", now: Self.nowText)
+        }
+        guard case .file(let filing) = decide(.removed) else { Issue.record("a removed message is appealed"); return }
+        #expect(filing.appeal.targetType == "message" && filing.appeal.userID == "alice")
+        guard case .answer(.exists) = decide(.bounced, appealed: true) else { Issue.record("once for good"); return }
+        guard case .answer(.notAppealable) = decide(.delivered) else { Issue.record("nothing to appeal"); return }
+        guard case .answer(.notAppealable) = decide(.delivered, by: Viewer(userID: "bob", role: .user)) else {
+            Issue.record("not bob's"); return
+        }
+        let shadow = StoredBan(userID: "alice", reason: nil, shadow: true, expiresAt: nil, createdBy: "mod", createdAt: Self.nowText)
+        guard case .answer(.notFound) = NewAppeal.ofBan(AppealTargetSnapshot(message: nil, ban: shadow, appealed: false), userID: "alice",
+                                                        reason: "why", id: "a2", now: Self.nowText) else {
+            Issue.record("a shadow ban is not one its user knows of"); return
+        }
+    }
 }
 
 private extension StoredAppeal {

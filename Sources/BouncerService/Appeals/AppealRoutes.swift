@@ -86,21 +86,42 @@ struct AppealRoutes: Sendable {
     private func appealMessage(_ request: Request, _ identity: Identity) async throws -> Response {
         let reason = try reason(request)
         try await admit(identity.userID)
-        let events = localization.messageEvents
-        let filing = try await repository.appealMessage(
-            messageID: try request.parameter("id"), author: identity.viewer, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
-            events: { appeal, message in [events.ofAppeal(.appealCreated, appeal, message: message)] })
+        let (messageID, id, now) = (try request.parameter("id"), TimeOrderedID.make(), Timestamp.now())
+        let filing = try await file { snapshot in
+            NewAppeal.ofMessage(snapshot, messageID: messageID, author: identity.viewer, reason: reason, id: id, now: now)
+        } target: { try await repository.messageAppealTarget(messageID: messageID) }
         return try Self.answer(filing, what: "message")
     }
 
     private func appealBan(_ request: Request, _ identity: Identity) async throws -> Response {
         let reason = try reason(request)
         try await admit(identity.userID)
-        let events = localization.messageEvents
-        let filing = try await repository.appealBan(
-            userID: identity.userID, reason: reason, id: TimeOrderedID.make(), now: Timestamp.now(),
-            events: { appeal in [events.ofAppeal(.appealCreated, appeal, message: nil)] })
+        let (id, now) = (TimeOrderedID.make(), Timestamp.now())
+        let filing = try await file { snapshot in
+            NewAppeal.ofBan(snapshot, userID: identity.userID, reason: reason, id: id, now: now)
+        } target: { try await repository.banAppealTarget(userID: identity.userID, now: now) }
         return try Self.answer(filing, what: "ban")
+    }
+
+    /// Reads the target, decides the appeal and files it with its `appeal.created` event while
+    /// the target is as read.
+    private func file(_ decide: @escaping (AppealTargetSnapshot) -> NewAppeal.Decision,
+                      target: () async throws -> AppealTargetSnapshot) async throws -> AppealFiling {
+        let events = localization.messageEvents
+        return try await Replanning.run(
+            "appeal",
+            read: { try await target() },
+            plan: { snapshot -> NewAppeal.Decision in
+                guard case .file(var filing) = decide(snapshot) else { return decide(snapshot) }
+                filing.events = [events.ofAppeal(.appealCreated, filing.appeal, message: snapshot.message)]
+                return .file(filing)
+            },
+            apply: { decision -> Planned<AppealFiling> in
+                switch decision {
+                case .answer(let outcome): .applied(outcome)
+                case .file(let filing): try await repository.applyFiling(filing)
+                }
+            }) ?? .notFound
     }
 
     private static func answer(_ filing: AppealFiling, what: String) throws -> Response {

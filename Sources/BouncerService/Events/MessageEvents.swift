@@ -38,9 +38,9 @@ struct MessageEvents: Sendable {
     }
 
     /// A user's flag just filed, and the hiding of the message when it reached the threshold.
-    func ofFiling(_ filed: FiledFlag) -> [NewEvent] {
-        var events = [event(.messageFlagged, filed.message, flag: filed.flag)]
-        if filed.hidMessage { events.append(event(.messageHidden, filed.message)) }
+    func ofFiling(_ filing: FlagFiling) -> [NewEvent] {
+        var events = [event(.messageFlagged, filing.message, flag: filing.flag)]
+        if filing.hides { events.append(event(.messageHidden, filing.message)) }
         return events
     }
 

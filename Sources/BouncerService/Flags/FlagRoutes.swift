@@ -36,9 +36,16 @@ struct FlagRoutes: Sendable {
             try await handlers.file(request, identity)
         }
         routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
-            let events = handlers.localization.messageEvents
-            guard try await handlers.repository.withdrawFlag(messageID: try request.parameter("id"), reporterID: identity.userID,
-                                                             events: { events.ofWithdrawal($0) }) else {
+            let (messageID, events) = (try request.parameter("id"), handlers.localization.messageEvents)
+            guard try await Replanning.run(
+                "withdrawal of a flag on message \(messageID)",
+                read: { try await handlers.repository.openFlag(messageID: messageID, reporterID: identity.userID) },
+                plan: { flag in flag },
+                apply: { flag in
+                    var withdrawn = flag
+                    withdrawn.state = .withdrawn
+                    return try await handlers.repository.withdraw(flag, events: events.ofWithdrawal(withdrawn))
+                }) != nil else {
                 throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
             }
             return Response(status: .noContent)
@@ -71,10 +78,26 @@ struct FlagRoutes: Sendable {
                 throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessageText.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessageText.maxCustomBytes)
             }
         }
-        let outcome = try await repository.fileFlag(
-            messageID: try request.parameter("id"), reporter: identity.viewer,
-            reason: input.reason, details: input.details, custom: custom, id: TimeOrderedID.make(), now: Timestamp.now(),
-            hideThreshold: settings.value.auto_hide_flag_threshold, events: { [events = localization.messageEvents] in events.ofFiling($0) })
+        let (messageID, reporter, events) = (try request.parameter("id"), identity.viewer, localization.messageEvents)
+        let (id, now, threshold) = (TimeOrderedID.make(), Timestamp.now(), settings.value.auto_hide_flag_threshold)
+        let decided = try await Replanning.run(
+            "flag on message \(messageID)",
+            read: { () async throws -> FlagFiling.Decision? in
+                FlagFiling.decide(try await repository.flagSnapshot(messageID: messageID, reporterID: reporter.userID), reporter: reporter,
+                                  reason: input.reason, details: input.details, custom: custom, id: id, now: now, hideThreshold: threshold)
+            },
+            plan: { (decision: FlagFiling.Decision) -> FlagFiling.Decision in
+                guard case .file(var filing) = decision else { return decision }
+                filing.events = events.ofFiling(filing)
+                return .file(filing)
+            },
+            apply: { (decision: FlagFiling.Decision) -> Planned<FlagOutcome> in
+                switch decision {
+                case .answer(let outcome): .applied(outcome)
+                case .file(let filing): try await repository.applyFiling(filing)
+                }
+            })
+        guard let outcome = decided else { throw MessageText.notFound }
         switch outcome {
         case .created(let flag): return .json(.created, FlagJSON.json(flag))
         case .existing(let flag): return .json(.ok, FlagJSON.json(flag))
