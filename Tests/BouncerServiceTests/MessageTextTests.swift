@@ -1,4 +1,3 @@
-import HTTPServer
 import Testing
 @testable import BouncerService
 
@@ -13,8 +12,10 @@ import Testing
 
     @Test func blankTextsAreRefusedWhateverTheirSpaces() {
         for blank in [" ", " \t\r\n\u{0B}\u{0C}", "\u{85}", "\u{200B}", "\u{3000}\u{00A0}", " \u{200B}\t "] {
-            #expect(throws: HTTPError.self, "\(blank.unicodeScalars.map(\.value))") { try MessageText.validate(blank, maxLength: 100) }
+            #expect(throws: MessageError.textBlank, "\(blank.unicodeScalars.map(\.value))") { try MessageText.validate(blank, maxLength: 100) }
         }
+        #expect(throws: MessageError.textLength(max: 3)) { try MessageText.validate("abcd", maxLength: 3) }
+        #expect(throws: MessageError.textLength(max: 3)) { try MessageText.validate("", maxLength: 3) }
         for visible in ["a", " x ", "\u{200B}é", "\u{3000}字"] {
             #expect(throws: Never.self) { try MessageText.validate(visible, maxLength: 100) }
         }

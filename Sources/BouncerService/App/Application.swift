@@ -217,9 +217,9 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     DryRunRoutes(runner: DryRunner(rules: rules, history: store, sendsSoFar: { judge.messagesJudged }, logger: authenticator.logger))
         .register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
-    let messages = MessagesRoutes(store: store, judge: judge, settings: settings, localization: localization, bans: bans, audit: audit,
-                                  metrics: metrics)
-    messages.register(in: &routes)
+    let messages = MessageService(store: store, judge: judge, settings: settings, events: localization.messageEvents, bans: bans,
+                                  audit: audit, metrics: metrics)
+    MessagesRoutes(service: messages, localization: localization).register(in: &routes)
     let integration = IntegrationContext(integrations: integrations, messages: messages, bans: bans, sendLimiter: sendLimiter,
                                          sharedSendRates: store.sharedSendRates, localization: localization, metrics: metrics,
                                          availability: availability, logger: logger)

@@ -8,7 +8,7 @@ import Locking
 /// message is checked against before it is judged (bans and send rates).
 struct IntegrationContext: Sendable {
     let integrations: Integrations
-    let messages: MessagesRoutes
+    let messages: MessageService
     let bans: BanList
     let sendLimiter: RateLimiter
     let sharedSendRates: (any SharedSendRates)?

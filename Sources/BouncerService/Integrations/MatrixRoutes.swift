@@ -100,6 +100,8 @@ struct MatrixRoutes: Sendable {
         let answer: IntegrationContext.Answer
         do {
             answer = try await context.submit(submission, identity, ban: ban)
+        } catch let refusal as MessageError {
+            throw refusal.problem()
         } catch let error as HTTPError where error.status.code != 503 {
             throw error
         } catch {
@@ -130,10 +132,12 @@ struct MatrixRoutes: Sendable {
         if let retryAfter = await context.takeSendToken(message.sender) { return Self.limited(retryAfter) }
         let identity = Identity(userID: message.sender, role: .user)
         do {
-            let edited = try await context.messages.edit(replaced, to: message.text, identity, shadowBanned: ban != nil, choice: choice)
+            let edited = try await context.messages.edit(replaced, to: message.text, identity, shadowBanned: ban != nil)
             return edited.state == .delivered ? Self.allowed : Self.refused(choice)
-        } catch let error as HTTPError where error.code == "edit_refused" || error.code == "message_deleted" {
+        } catch let refusal as MessageError where refusal.refusesEdit {
             return Self.refused(choice)
+        } catch let refusal as MessageError {
+            throw refusal.problem()
         } catch let error as HTTPError where error.status.code != 503 {
             throw error
         } catch {
@@ -157,7 +161,7 @@ struct MatrixRoutes: Sendable {
         let identity = Identity(userID: sender, role: .user)
         do {
             try await context.messages.delete(redacts, identity)
-        } catch is HTTPError {
+        } catch is MessageError {
             // Gone meanwhile: nothing to delete.
         } catch {
             return unavailable(error)

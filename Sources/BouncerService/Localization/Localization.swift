@@ -88,7 +88,12 @@ struct LocalizedProblemRenderer: ProblemRenderer {
     /// Knows the store's failures that are a 503, not a 500.
     var availability: StoreAvailability?
 
-    func problem(for error: any Error) -> HTTPError? { availability?.problem(for: error) }
+    /// A refusal of the message use cases is its problem wherever it is thrown from (a chat
+    /// server's hook included); a failure of the store is the 503 it calls for.
+    func problem(for error: any Error) -> HTTPError? {
+        if let refusal = error as? MessageError { return refusal.problem() }
+        return availability?.problem(for: error)
+    }
 
     func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
         let choice = localization.choice(for: head)

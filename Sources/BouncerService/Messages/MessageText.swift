@@ -12,16 +12,12 @@ enum MessageText {
     /// No message the caller may see has that id.
     static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
 
-    static func validate(_ text: String, maxLength: Int) throws(HTTPError) {
+    static func validate(_ text: String, maxLength: Int) throws(MessageError) {
         // A scalar is at least one byte: a text within the limit in bytes needs no counting.
         let bytes = text.utf8.count
         let count = bytes <= maxLength ? bytes : text.unicodeScalars.count
-        guard count >= 1, count <= maxLength else {
-            throw HTTPError.badRequest("invalid_field", "`text` must be 1 to \(maxLength) characters.").keyed("field.length", "text", 1, maxLength)
-        }
-        guard text.unicodeScalars.contains(where: isVisible) else {
-            throw HTTPError.badRequest("invalid_field", "`text` is blank.").keyed("messages.blank")
-        }
+        guard count >= 1, count <= maxLength else { throw .textLength(max: maxLength) }
+        guard text.unicodeScalars.contains(where: isVisible) else { throw .textBlank }
     }
 
     /// Neither white space nor invisible. ASCII is answered without looking up Unicode's

@@ -10,27 +10,29 @@ import JSON
 /// `/v1/channels/{channel_id}/messages` and `/v1/messages/{id}...`: sending, bouncing, Send
 /// Anyway, editing, deleting, and the actions a caller may take.
 ///
+/// The use cases are `MessageService`'s; these routes read requests, answer in JSON, and turn its
+/// refusals into problems (`MessageError.problem`).
+///
 /// A class, not a struct: every send's handler and the closures that carry it to the store and
-/// back capture it, and a struct of seven references was copied, and each reference retained and
+/// back capture it, and a struct of references was copied, and each reference retained and
 /// released, at every capture.
 final class MessagesRoutes: Sendable {
-    let store: any MessageRepository & FlagRepository
-    let judge: MessageJudge
-    let settings: LiveSettings
+    let service: MessageService
     let localization: Localization
-    let bans: BanList
-    let audit: Audit
-    let metrics: Metrics
+    var store: any MessageRepository & FlagRepository { service.store }
+    var settings: LiveSettings { service.settings }
 
-    init(store: any MessageRepository & FlagRepository, judge: MessageJudge, settings: LiveSettings, localization: Localization,
-         bans: BanList, audit: Audit, metrics: Metrics) {
-        self.store = store
-        self.judge = judge
-        self.settings = settings
+    init(service: MessageService, localization: Localization) {
+        self.service = service
         self.localization = localization
-        self.bans = bans
-        self.audit = audit
-        self.metrics = metrics
+    }
+
+    /// `error` as the API answers it: a refusal of the message use cases as its problem, in the
+    /// caller's language; anything else as it is.
+    func problem(_ error: any Error, _ request: Request) -> any Error {
+        guard let refusal = error as? MessageError else { return error }
+        return refusal.problem(localization.choice(for: request.head),
+                               alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled)
     }
 
     /// A send's body, read with the strict parser (every send parses one, so it skips the

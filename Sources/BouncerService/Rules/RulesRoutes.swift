@@ -164,7 +164,7 @@ struct RulesRoutes: Sendable {
                 var channel_id: String?
             }
             let input = try request.decodeJSON(CheckInput.self)
-            try MessageText.validate(input.text, maxLength: maxMessageLength())
+            do throws(MessageError) { try MessageText.validate(input.text, maxLength: maxMessageLength()) } catch { throw error.problem() }
             if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
                 throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
             }
