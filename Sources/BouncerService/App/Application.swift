@@ -226,9 +226,13 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     MatrixRoutes(context: integration, rooms: MatrixRooms(repository: store, logger: logger)).register(in: &routes)
     StreamRoutes(context: integration).register(in: &routes)
     ModeratorRoutes(repository: store, bans: bans, audit: audit, backupDirectory: backupDirectory).register(in: &routes)
-    FlagRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit).register(in: &routes)
-    AppealRoutes(repository: store, settings: settings, localization: localization, bans: bans, audit: audit,
-                 limiter: AppealRoutes.makeLimiter(), sharedRates: store.sharedSendRates).register(in: &routes)
+    FlagRoutes(repository: store, settings: settings, localization: localization, audit: audit,
+               reviews: ReviewService(repository: store, settings: settings, events: localization.messageEvents, bans: bans))
+        .register(in: &routes)
+    AppealRoutes(repository: store, settings: settings, localization: localization, audit: audit,
+                 limiter: AppealRoutes.makeLimiter(), sharedRates: store.sharedSendRates,
+                 decisions: AppealService(repository: store, settings: settings, events: localization.messageEvents, bans: bans))
+        .register(in: &routes)
     EventRoutes(repository: store, feed: eventFeed).register(in: &routes)
     WebhookRoutes(repository: store, audit: audit, allowPrivate: webhookAllowPrivate).register(in: &routes)
     return routes

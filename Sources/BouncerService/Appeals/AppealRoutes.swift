@@ -13,12 +13,12 @@ struct AppealRoutes: Sendable {
     let repository: any AppealRepository & StrikeRepository
     let settings: LiveSettings
     let localization: Localization
-    let bans: BanList
     let audit: Audit
     /// Appeals a user may file: `burst` at once, then `rate` a second (here and, when instances
     /// share the store, in the shared buckets too).
     let limiter: RateLimiter
     let sharedRates: (any SharedSendRates)?
+    let decisions: AppealService
 
     static let maxReason = 1000
     static let maxNote = 1000
@@ -155,8 +155,6 @@ struct AppealRoutes: Sendable {
         return response
     }
 
-    static let appealNotFound = HTTPError(.notFound, code: "appeal_not_found", detail: "There is no such appeal.")
-
     private func decide(_ request: Request, _ identity: Identity) async throws -> Response {
         let input = try request.decodeJSON(DecisionInput.self)
         guard input.decision == "uphold" || input.decision == "overturn" else {
@@ -165,28 +163,13 @@ struct AppealRoutes: Sendable {
         if let note = input.note, note.unicodeScalars.count > Self.maxNote {
             throw HTTPError.badRequest("invalid_field", "`note` is longer than \(Self.maxNote) characters.").keyed("field.too_long", "note", Self.maxNote)
         }
-        let id = try request.parameter("id")
-        let planner = AppealPlanner(overturn: input.decision == "overturn", note: input.note, moderator: identity,
-                                    policy: settings.value.strike_policy, events: localization.messageEvents)
-        let now = Date()
-        let decided: AppealDecision?
+        let decision: AppealDecision
         do {
-            decided = try await Replanning.run(
-                "decision of appeal \(id)",
-                read: { try await repository.appealSnapshot(id: id, now: Timestamp.format(now)) },
-                plan: { try planner.plan($0, now: now) },
-                apply: { try await repository.applyAppealDecision($0) })
+            decision = try await decisions.decide(appealID: try request.parameter("id"), overturn: input.decision == "overturn",
+                                                  note: input.note, by: identity)
         } catch let refusal as AppealDecisionRefusal {
-            switch refusal {
-            case .notFound: throw Self.appealNotFound
-            case .alreadyDecided: throw HTTPError(.conflict, code: "appeal_decided", detail: "This appeal has been decided already.")
-            case .ownCase: throw OwnCase.problem
-            }
+            throw refusal.problem
         }
-        guard let decision = decided else { throw Self.appealNotFound }
-        // The appellant is the user banned, for an appeal of a ban and of a message alike.
-        if let version = decision.liftedBanVersion { bans.remove(decision.appeal.userID, sequence: version) }
-        if let ban = decision.strike.ban, let version = decision.strike.bansVersion { bans.set(ban, sequence: version) }
         var members: [(name: String, json: [UInt8])] = []
         if decision.appeal.targetType == "message" {
             let message = decision.message.map {

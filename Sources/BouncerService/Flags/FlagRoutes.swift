@@ -12,8 +12,8 @@ struct FlagRoutes: Sendable {
     let repository: any FlagRepository & ModerationRepository
     let settings: LiveSettings
     let localization: Localization
-    let bans: BanList
     let audit: Audit
+    let reviews: ReviewService
 
     static let maxDetails = 1000
 
@@ -192,18 +192,14 @@ struct FlagRoutes: Sendable {
         if let seconds = input.ban_duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "ban_duration_seconds", 1, BanRecord.maxSeconds)
         }
-        let messageID = try request.parameter("id")
-        let planner = ReviewPlanner(decision: decision, note: input.note, banSeconds: input.ban_duration_seconds, moderator: identity,
-                                    policy: settings.value.strike_policy, events: localization.messageEvents)
-        let now = Date()
-        guard let result = try await Replanning.run(
-            "review of message \(messageID)",
-            read: { try await repository.reviewSnapshot(messageID: messageID, now: Timestamp.format(now)) },
-            plan: { try planner.plan($0, now: now) },
-            apply: { try await repository.applyReview($0) }),
-              let message = result.message else { throw MessageText.notFound }
-        if let ban = result.strike.ban, let version = result.strike.bansVersion { bans.set(ban, sequence: version) }
-        if let ban = result.ban, let version = result.banVersion { bans.set(ban, sequence: version) }
+        let result: ReviewResult
+        do {
+            result = try await reviews.review(messageID: try request.parameter("id"), decision: decision, note: input.note,
+                                              banSeconds: input.ban_duration_seconds, by: identity)
+        } catch let refusal as ReviewRefusal {
+            throw refusal.problem
+        }
+        guard let message = result.message else { throw MessageText.notFound }
         var json: [UInt8] = Array("{\"decision\":".utf8)
         JSONText.appendString(input.decision, to: &json)
         json.append(contentsOf: ",\"resolved\":\(result.resolved),\"message\":".utf8)
