@@ -77,21 +77,27 @@ let package = Package(
         // The bundled translations are plain .strings files, embedded in the binary (EmbedFiles).
         .target(name: "BouncerLocalization", dependencies: ["Locking"], plugins: ["EmbedFiles"]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
-        // The API's description is a plain OpenAPI file, and the dashboard plain HTML, CSS and
-        // JavaScript files, all embedded in the binary (EmbedFiles).
-        .target(name: "BouncerService", dependencies: ["BouncerDomain", "HTTPServer", "BouncerStore", "BouncerSQLite", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
+        // The application without its HTTP API: the use cases as services (messages, reviews,
+        // appeals) with typed refusals, the rules in force and the judge, live settings, the ban
+        // list, events and their webhooks, metrics and the log. It does not know HTTP.
+        .target(name: "BouncerApplication", dependencies: ["BouncerDomain", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
+                                                           "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"]),
+        // The HTTP API: routes, request and answer shapes, the one table from the services'
+        // refusals to problems, the chat servers' doors, the API's description (a plain OpenAPI
+        // file) and the dashboard (plain HTML, CSS and JavaScript), embedded (EmbedFiles).
+        .target(name: "BouncerService", dependencies: ["BouncerApplication", "BouncerDomain", "HTTPServer", "BouncerStore", "BouncerSQLite", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
                                                        "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"],
                 plugins: ["EmbedFiles"]),
         // Embeds a target's data files in its code as byte arrays: what `.embedInCode` does, at a
         // fraction of its compile time (Plugins/EmbedFiles says why).
         .plugin(name: "EmbedFiles", capability: .buildTool()),
-        .executableTarget(name: "bouncer", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerSQLite", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.
-        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore"]),
+        .executableTarget(name: "StoreGenerator", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "BouncerDomainTests", dependencies: ["BouncerDomain"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "Locking"]),
@@ -105,13 +111,13 @@ let package = Package(
         // Suites that measure time or throughput against the machine's cores (group commit under
         // load, a backup beside eight writers, checkpoints, scan deadlines, compiled-database
         // timings): `make test` runs them after the others, with the cores to themselves.
-        .testTarget(name: "ExclusiveCoresTests", dependencies: ["BouncerDomain", "BouncerStore", "BouncerSQLite", "BouncerModeration", "BouncerService",
+        .testTarget(name: "ExclusiveCoresTests", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerStore", "BouncerSQLite", "BouncerModeration", "BouncerService",
                                                              "TestSupport", "Locking", "CFaultVFS", "CSQLite"]),
         // The routes through the whole service in-process, on the run's store (SQLite, or
         // PostgreSQL as one instance or several).
-        .testTarget(name: "RouteTests", dependencies: ["BouncerDomain", "BouncerIdentity", "BouncerLocalization", "BouncerService", "BouncerSQLite",
+        .testTarget(name: "RouteTests", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerIdentity", "BouncerLocalization", "BouncerService", "BouncerSQLite",
                                                     "BouncerStore", "HTTPServer", "Locking", "TestSupport"]),
-        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
+        .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.
         .target(name: "TestSupport", dependencies: ["BouncerDomain", "BouncerIdentity", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "BlackBoxTests", dependencies: ["TestSupport", "BouncerDomain", "BouncerSQLite", "BouncerStore", "BouncerIdentity", "Locking"]),

@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerPostgres
 import BouncerService
 import BouncerStore

@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerPostgres
 import BouncerSQLite
 import BouncerService

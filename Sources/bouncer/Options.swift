@@ -1,3 +1,4 @@
+import BouncerApplication
 import Foundation
 
 /// One command-line option. Every value option also reads an environment variable, and the flag

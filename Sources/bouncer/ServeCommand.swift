@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerSQLite
 import BouncerService
 import BouncerStore

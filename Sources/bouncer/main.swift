@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerService
 import Foundation
 

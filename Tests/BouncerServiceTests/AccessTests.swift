@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct AccessTests {

@@ -4,6 +4,7 @@ import BouncerLocalization
 import BouncerStore
 import Foundation
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 /// Reviews and appeal decisions are plans, pure functions of what the store was read to hold: each

@@ -4,6 +4,7 @@ import Foundation
 import Locking
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 @testable import BouncerStore
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import HTTPServer
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct LoggerTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct MessageTextTests {

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct MetricsRenderTests {

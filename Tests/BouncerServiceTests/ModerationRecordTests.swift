@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct ModerationRecordTests {

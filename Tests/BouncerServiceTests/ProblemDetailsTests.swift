@@ -2,6 +2,7 @@ import BouncerLocalization
 import Foundation
 import HTTPServer
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 /// Every problem the service answers with has its detail in every bundled locale.
@@ -34,7 +35,7 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Sources")
         var checked = 0
         var keysNamed = Set<String>()
-        for module in ["HTTPServer", "BouncerService", "BouncerModeration", "BouncerDomain"] {
+        for module in ["HTTPServer", "BouncerApplication", "BouncerService", "BouncerModeration", "BouncerDomain"] {
             let directory = sources.appendingPathComponent(module)
             let files = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
             #expect(!files.isEmpty, "\(module) has Swift files")

@@ -2,6 +2,7 @@ import BouncerDomain
 import BouncerSQLite
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 @testable import BouncerStore
 

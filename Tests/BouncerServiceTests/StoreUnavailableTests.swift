@@ -4,6 +4,7 @@ import CSQLite
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 @testable import BouncerSQLite
 @testable import BouncerStore

@@ -1,5 +1,6 @@
 import BouncerStore
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 /// Stored settings decode or stop the change that reads them: put in force as the defaults, a

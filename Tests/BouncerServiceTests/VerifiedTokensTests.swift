@@ -1,5 +1,6 @@
 import BouncerIdentity
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct VerifiedTokensTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BouncerApplication
 @testable import BouncerService
 import BouncerDomain
 @testable import BouncerStore

@@ -3,6 +3,7 @@ import BouncerModeration
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 
 /// Compiled rule databases kept in files: loaded when they match, compiled again when they do not

@@ -6,6 +6,7 @@ import BouncerStore
 import Foundation
 import Testing
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 
 @Suite struct OpenAPITests {

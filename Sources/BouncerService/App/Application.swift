@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerIdentity
 import BouncerLocalization
 import BouncerModeration
@@ -62,10 +63,6 @@ public final class Application: Sendable {
         logger.info("stopped")
         logger.flush()
     }
-}
-
-public enum BouncerVersion {
-    public static let current = "0.1.0"
 }
 
 public enum ApplicationError: Error, CustomStringConvertible {

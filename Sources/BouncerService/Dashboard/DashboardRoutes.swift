@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerLocalization
 import HTTPServer
 import JSON

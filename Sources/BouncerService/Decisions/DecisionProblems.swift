@@ -1,3 +1,4 @@
+import BouncerApplication
 import HTTPServer
 
 /// The one table from the decisions' refusals to the API's problems.

@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerDomain
 import BouncerIdentity
 import BouncerModeration

@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerIdentity
 import BouncerLocalization
 import BouncerStore

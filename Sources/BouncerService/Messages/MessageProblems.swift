@@ -1,7 +1,13 @@
+import BouncerApplication
 import BouncerLocalization
 import BouncerDomain
 import BouncerModeration
 import HTTPServer
+
+extension MessageText {
+    /// No message the caller may see has that id.
+    static let notFound = HTTPError(.notFound, code: "message_not_found", detail: "There is no such message.")
+}
 
 /// The one table from the message use cases' errors to the API's problems.
 extension MessageError {

@@ -1,3 +1,4 @@
+import BouncerApplication
 import HTTPServer
 
 /// Nobody decides their own case: a moderator's appeal of their own message or ban, or lifting a

@@ -1,3 +1,4 @@
+import BouncerApplication
 import Foundation
 
 /// Finds the migration files. They ship beside the binary (`<bin>/migrations` or

@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerStore
 import HTTPServer
 

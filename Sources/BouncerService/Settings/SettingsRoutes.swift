@@ -1,3 +1,4 @@
+import BouncerApplication
 import BouncerIdentity
 import BouncerStore
 import Foundation
@@ -13,7 +14,8 @@ struct SettingsRoutes: Sendable {
         routes.add("GET", "/v1/config", .admin) { _, _ in try Response.encoded(settings.value) }
         routes.add("PATCH", "/v1/config", .admin) { request, identity in
             try request.checkJSONBody()
-            let updated = try await settings.update(with: request.body, by: identity.userID)
+            let updated = try await settings.update(to: try LiveSettings.merged(settings.value, request.body, catalog: settings.localization.catalog),
+                                                    by: identity.userID)
             try await audit.record(identity, "config.update", "config", "settings",
                                    details: ["changed": String(decoding: request.body.prefix(2000), as: UTF8.self)])
             return try Response.encoded(updated)

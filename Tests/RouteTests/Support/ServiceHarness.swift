@@ -5,6 +5,7 @@ import Foundation
 import HTTPServer
 import Locking
 import TestSupport
+@testable import BouncerApplication
 @testable import BouncerService
 
 /// The whole service in the test's process, built by `buildApplication` and started as
