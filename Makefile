@@ -88,6 +88,7 @@ test-steps:
 	$(call unit-tests,BOUNCER_JSON_TEST_SUITE=$$(scripts/json-test-suite.sh) $(SWIFT) test --skip-build)
 	$(LIMITED) $(SWIFT) test --skip-build --filter BlackBoxTests
 	$(LIMITED) $(SWIFT) test --skip-build --filter BouncerKitTests
+	$(LIMITED) BOUNCER_TEST_TRANSPORT=wire $(SWIFT) test --skip-build --filter RouteTests
 	$(LIMITED) BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter RouteTests
 	$(LIMITED) BOUNCER_TEST_STORE=postgres $(SWIFT) test --skip-build --filter BlackBoxTests
 	$(LIMITED) BOUNCER_TEST_STORE=postgres BOUNCER_TEST_ALONE=1 $(SWIFT) test --skip-build --filter DatabaseOutageTests

@@ -115,7 +115,7 @@ let package = Package(
                                                              "TestSupport", "Locking", "CFaultVFS", "CSQLite"]),
         // The routes through the whole service in-process, on the run's store (SQLite, or
         // PostgreSQL as one instance or several).
-        .testTarget(name: "RouteTests", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerIdentity", "BouncerLocalization", "BouncerService", "BouncerSQLite",
+        .testTarget(name: "RouteTests", dependencies: ["BouncerApplication", "BouncerKit", "BouncerDomain", "BouncerIdentity", "BouncerLocalization", "BouncerService", "BouncerSQLite",
                                                     "BouncerStore", "HTTPServer", "Locking", "TestSupport"]),
         .testTarget(name: "BouncerServiceTests", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerService", "BouncerSQLite", "BouncerStore", "TestSupport", "CFaultVFS", "CSQLite"]),
         // Shared by the test targets: a raw-socket HTTP client and a runner for the real binary.

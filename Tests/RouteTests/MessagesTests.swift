@@ -1,4 +1,5 @@
 import BouncerDomain
+import BouncerKit
 import BouncerSQLite
 import BouncerStore
 import Foundation
@@ -7,8 +8,9 @@ import TestSupport
 
 /// The send path end to end: rules, bounces, Send Anyway, edits, deletes, visibility.
 @Suite struct MessagesTests {
-    static func actionIDs(_ message: [String: Any]) -> [String] {
-        ((message["alert"] as? [String: Any])?["actions"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    /// An answer's message as an app reads it, with BouncerKit's model.
+    static func message(_ reply: ServiceHarness.Reply) throws -> BouncerKit.Message {
+        try reply.decoded(BouncerKit.Message.self)
     }
 
     @Test func everyBounceActionAndWhatSendAnywayDoes() async throws {
@@ -19,35 +21,31 @@ import TestSupport
 
         let plain = try await h.send("oh darn it")
         #expect(plain.status == 201)
-        let message = try #require(plain.json)
-        #expect(message["state"] as? String == "bounced")
-        #expect(message["type"] as? String == "error")
-        #expect(message["notice"] as? String == "Message was bounced")
-        #expect((message["alert"] as? [String: Any])?["title"] as? String == "Are you sure?")
-        #expect(Self.actionIDs(message) == ["edit", "delete"], "a plain bounce offers no Send Anyway")
-        #expect((message["moderation"] as? [String: Any])?["action"] as? String == "bounce")
-        let plainID = try #require(message["id"] as? String)
-        let again = try await h.call("POST", "/v1/messages/\(plainID)/resend", as: "alice")
-        #expect(again.status == 200 && again.json?["state"] as? String == "bounced")
+        let message = try Self.message(plain)
+        #expect(message.state == .bounced && message.isBounced)
+        #expect(message.type == .error)
+        #expect(message.notice == "Message was bounced")
+        #expect(message.alert?.title == "Are you sure?")
+        #expect(message.alert?.actions.map(\.id) == [.edit, .delete], "a plain bounce offers no Send Anyway")
+        #expect(message.moderation?.action == "bounce")
+        let again = try await h.call("POST", "/v1/messages/\(message.id)/resend", as: "alice")
+        #expect(again.status == 200 && (try Self.message(again)).state == .bounced)
 
-        let flagged = try #require(try await h.send("what the heck").json)
-        #expect(Self.actionIDs(flagged) == ["resend", "edit", "delete"])
-        let flaggedID = try #require(flagged["id"] as? String)
-        let delivered = try await h.call("POST", "/v1/messages/\(flaggedID)/resend", as: "alice")
+        let flagged = try Self.message(try await h.send("what the heck"))
+        #expect(flagged.alert?.actions.map(\.id) == [.resend, .edit, .delete])
+        let delivered = try await h.call("POST", "/v1/messages/\(flagged.id)/resend", as: "alice")
         #expect(delivered.status == 200)
-        #expect(delivered.json?["state"] as? String == "delivered")
-        #expect(delivered.json?["alert"] == nil)
-        #expect(try await h.call("GET", "/v1/messages/\(flaggedID)", as: "bob").status == 200, "delivered: everyone sees it")
-        #expect(try await h.call("POST", "/v1/messages/\(flaggedID)/resend", as: "alice").status == 409)
+        let deliveredMessage = try Self.message(delivered)
+        #expect(deliveredMessage.state == .delivered && deliveredMessage.alert == nil)
+        #expect(try await h.call("GET", "/v1/messages/\(flagged.id)", as: "bob").status == 200, "delivered: everyone sees it")
+        #expect(try await h.call("POST", "/v1/messages/\(flagged.id)/resend", as: "alice").status == 409)
 
-        let removed = try #require(try await h.send("crap").json)
-        let removedID = try #require(removed["id"] as? String)
-        let afterResend = try await h.call("POST", "/v1/messages/\(removedID)/resend", as: "alice")
-        #expect(afterResend.json?["state"] as? String == "removed")
-        #expect(afterResend.json?["type"] as? String == "error")
-        #expect(try await h.call("GET", "/v1/messages/\(removedID)", as: "bob").status == 404)
-        #expect(try await h.call("POST", "/v1/messages/\(plainID)/resend", as: "bob").status == 404, "hidden, so 404, not 403")
-        let flags = try h.flags(on: try #require(try await h.send("heck again", id: "heck-again").json?["id"] as? String))
+        let removed = try Self.message(try await h.send("crap"))
+        let afterResend = try Self.message(try await h.call("POST", "/v1/messages/\(removed.id)/resend", as: "alice"))
+        #expect(afterResend.state == .removed && afterResend.type == .error)
+        #expect(try await h.call("GET", "/v1/messages/\(removed.id)", as: "bob").status == 404)
+        #expect(try await h.call("POST", "/v1/messages/\(message.id)/resend", as: "bob").status == 404, "hidden, so 404, not 403")
+        let flags = try h.flags(on: try Self.message(try await h.send("heck again", id: "heck-again")).id)
         #expect(flags.isEmpty, "no flag until the author sends anyway")
         _ = try await h.call("POST", "/v1/messages/heck-again/resend", as: "alice")
         let filed = try h.flags(on: "heck-again")
@@ -64,37 +62,32 @@ import TestSupport
         try await h.rule("meh", "flag")
         try await h.rule("idiot", "mask_flag")
 
-        let shadowed = try #require(try await h.send("buy spamword now", id: "shadowed").json)
-        #expect(shadowed["state"] as? String == "delivered", "the author cannot tell")
-        #expect(shadowed["moderation"] == nil)
+        let shadowed = try Self.message(try await h.send("buy spamword now", id: "shadowed"))
+        #expect(shadowed.state == .delivered, "the author cannot tell")
+        #expect(shadowed.moderation == nil)
         #expect(try await h.call("GET", "/v1/messages/shadowed", as: "bob").status == 404)
-        let seenByModerator = try await h.call("GET", "/v1/messages/shadowed", as: "mod").json
-        #expect(seenByModerator?["state"] as? String == "shadowed")
-        #expect((seenByModerator?["moderation"] as? [String: Any])?["action"] as? String == "shadow")
+        let seenByModerator = try Self.message(try await h.call("GET", "/v1/messages/shadowed", as: "mod"))
+        #expect(seenByModerator.state == .shadowed)
+        #expect(seenByModerator.moderation?.action == "shadow")
 
-        let removed = try #require(try await h.send("pure evil", id: "removed").json)
-        #expect(removed["state"] as? String == "removed")
-        #expect((removed["moderation"] as? [String: Any])?["action"] as? String == "remove")
-        #expect(removed["alert"] == nil)
+        let removed = try Self.message(try await h.send("pure evil", id: "removed"))
+        #expect(removed.state == .removed && removed.moderation?.action == "remove" && removed.alert == nil)
         #expect(try await h.call("GET", "/v1/messages/removed", as: "bob").status == 404)
 
-        let masked = try #require(try await h.send("you idiot", id: "masked").json)
-        #expect(masked["state"] as? String == "delivered")
-        #expect(masked["text"] as? String == "you *****")
-        #expect(try await h.call("GET", "/v1/messages/masked", as: "bob").json?["text"] as? String == "you *****")
-        let original = (try await h.call("GET", "/v1/messages/masked", as: "mod").json?["moderation"] as? [String: Any])?["original_text"]
-        #expect(original as? String == "you idiot")
+        let masked = try Self.message(try await h.send("you idiot", id: "masked"))
+        #expect(masked.state == .delivered && masked.text == "you *****")
+        #expect(try Self.message(try await h.call("GET", "/v1/messages/masked", as: "bob")).text == "you *****")
+        #expect(try Self.message(try await h.call("GET", "/v1/messages/masked", as: "mod")).moderation?.originalText == "you idiot")
 
-        let flagged = try #require(try await h.send("meh whatever", id: "flagged").json)
-        #expect(flagged["state"] as? String == "delivered")
-        #expect(flagged["moderation"] == nil, "the author of a delivered message sees no moderation")
+        let flagged = try Self.message(try await h.send("meh whatever", id: "flagged"))
+        #expect(flagged.state == .delivered)
+        #expect(flagged.moderation == nil, "the author of a delivered message sees no moderation")
 
-        // The channel as each viewer sees it.
-        let clean = try #require(try await h.send("hello all", id: "clean").json)
-        #expect(clean["state"] as? String == "delivered")
+        // The channel as each viewer sees it, read as an app reads a page.
+        #expect(try Self.message(try await h.send("hello all", id: "clean")).state == .delivered)
         func ids(_ user: String) async throws -> [String] {
             let page = try await h.call("GET", "/v1/channels/messaging:general/messages", as: user)
-            return (page.json?["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            return try page.decodedList("messages", of: BouncerKit.Message.self).map(\.id)
         }
         #expect(try await ids("alice") == ["shadowed", "removed", "masked", "flagged", "clean"])
         #expect(try await ids("bob") == ["masked", "flagged", "clean"])

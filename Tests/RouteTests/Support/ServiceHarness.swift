@@ -1,5 +1,6 @@
 import BouncerDomain
 import BouncerIdentity
+import BouncerKit
 import BouncerSQLite
 import Foundation
 import HTTPServer
@@ -29,6 +30,18 @@ final class ServiceHarness: Sendable {
         /// The body as a JSON object (nil when it is not one).
         var json: [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        }
+
+        /// The body as BouncerKit's model of it (a `Message`, a `Flag`, ...), as an app decodes it.
+        func decoded<Model: Decodable>(_ model: Model.Type) throws -> Model {
+            try JSONDecoder().decode(Model.self, from: Data(body))
+        }
+
+        /// The body's list `name` (`{"<name>": [...], "next_cursor": ...}`) as BouncerKit's models.
+        func decodedList<Model: Decodable>(_ name: String, of model: Model.Type) throws -> [Model] {
+            let decoder = JSONDecoder()
+            decoder.userInfo[ListBody<Model>.nameKey] = name
+            return try decoder.decode(ListBody<Model>.self, from: Data(body)).items
         }
 
         func header(_ name: String) -> String? { headers[name] }
@@ -201,13 +214,37 @@ final class ServiceHarness: Sendable {
             return applications[turn % applications.count]
         }
         let started = ContinuousClock.now
-        let response = await instance.server.respond(to: head, body: body)
+        let reply = Self.overTheWire ? try await Self.wire(head, body, port: instance.server.port)
+            : await Self.inProcess(head, body, instance)
         if applications.count > 1 && !["GET", "HEAD"].contains(method) {
             // Within a second, or, for a change that took long where it was made (a large import
             // compiles for seconds), within that time again.
             try await level(timeout: max(.seconds(1), (ContinuousClock.now - started) * 2))
         }
+        return reply
+    }
+
+    /// Whether the run sends each request over a loopback socket (`BOUNCER_TEST_TRANSPORT=wire`).
+    static let overTheWire = ProcessInfo.processInfo.environment["BOUNCER_TEST_TRANSPORT"] == "wire"
+
+    private static func inProcess(_ head: RequestHead, _ body: [UInt8], _ instance: Application) async -> Reply {
+        let response = await instance.server.respond(to: head, body: body)
         return Reply(status: response.status.code, headers: response.headers, body: response.body)
+    }
+
+    /// The request written to the instance's port as the head and body say, on a connection of its
+    /// own, and the response read back.
+    private static func wire(_ head: RequestHead, _ body: [UInt8], port: Int) async throws -> Reply {
+        let client = try await RawHTTPClient.connect(port: port)
+        defer { client.close() }
+        var text = "\(head.method) \(head.target) HTTP/1.1\r\n"
+        for (name, value) in head.headers { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty { text += "content-length: \(body.count)\r\n" }
+        try await client.send(Array((text + "\r\n").utf8) + body, timeout: .seconds(20))
+        let response = try await client.readResponse(timeout: .seconds(20), expectBody: head.method != "HEAD")
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.add(name, value) }
+        return Reply(status: response.status, headers: headers, body: response.body)
     }
 
     /// Waits until every instance has the same versions of the shared state in force (rules,
@@ -235,4 +272,25 @@ final class ServiceHarness: Sendable {
 
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// A list answer's items under the member the decoder's `userInfo` names.
+private struct ListBody<Model: Decodable>: Decodable {
+    static var nameKey: CodingUserInfoKey { CodingUserInfoKey(rawValue: "list")! }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    var items: [Model]
+
+    init(from decoder: any Decoder) throws {
+        guard let name = decoder.userInfo[Self.nameKey] as? String else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no list member named"))
+        }
+        items = try decoder.container(keyedBy: Key.self).decode([Model].self, forKey: Key(stringValue: name))
+    }
 }
