@@ -13,13 +13,6 @@ enum IDValues {
         return id
     }
 
-    /// The route's `{channel_id}`.
-    static func channelID(_ request: Request) throws -> String {
-        let id = try request.parameter("channel_id")
-        guard ChannelPattern.isChannelID(id) else { throw HTTPError.badRequest("invalid_field", "The channel id \(ChannelPattern.invalidIDDetail)").keyed("channels.invalid_id") }
-        return id
-    }
-
     /// A message id given in `field` (the client's own id for a send, a parent's, Stream's).
     static func messageID(_ id: String, field: String) throws(HTTPError) {
         guard IDSyntax.message.accepts(id) else {

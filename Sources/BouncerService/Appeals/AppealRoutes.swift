@@ -36,31 +36,36 @@ struct AppealRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.add("POST", "/v1/messages/{id}/appeal", .user) { request, identity in
-            try await handlers.appealMessage(request, identity)
-        }
-        routes.add("POST", "/v1/me/ban/appeal", .user) { request, identity in
-            try await handlers.appealBan(request, identity)
-        }
-        routes.add("GET", "/v1/me/appeals", .user) { request, identity in
-            let before = try Pagination.after(request)
-            let page = try await Page(limit: try Pagination.limit(request)) { count in
-                try await handlers.repository.appeals(ofUser: identity.userID, before: before, limit: count)
+        routes.group("/v1") { group in
+            let handlers = self
+            group.post("/messages/{id}/appeal", .user) { request, identity in
+                try await handlers.appealMessage(request, identity)
             }
-            return .json(.ok, ListJSON.make("appeals", page.items.map(AppealJSON.json), next: page.nextCursor(\.id)))
+            group.post("/me/ban/appeal", .user) { request, identity in
+                try await handlers.appealBan(request, identity)
+            }
+            group.get("/me/appeals", .user) { request, identity in
+                let before = try Pagination.after(request)
+                let page = try await Page(limit: try Pagination.limit(request)) { count in
+                    try await handlers.repository.appeals(ofUser: identity.userID, before: before, limit: count)
+                }
+                return .json(.ok, ListJSON.make("appeals", page.items.map(AppealJSON.json), next: page.nextCursor(\.id)))
+            }
+            group.get("/appeals", .moderator) { request, identity in
+                try await handlers.queue(request, identity)
+            }
+            group.post("/appeals/{id}/decision", .moderator) { request, identity in
+                try await handlers.decide(request, identity)
+            }
+            group.get("/users/{user_id}/strikes", .moderator) { request, _ in
+                let userID = try IDValues.userID(request)
+                let strikes = try await handlers.repository.activeStrikes(userID: userID, now: Timestamp.now())
+                return try Response.encoded(AppealJSON.Strikes(user_id: userID, active: strikes.count, strikes: strikes.map(AppealJSON.Strike.init)))
+            }
+    
+
         }
-        routes.add("GET", "/v1/appeals", .moderator) { request, identity in
-            try await handlers.queue(request, identity)
-        }
-        routes.add("POST", "/v1/appeals/{id}/decision", .moderator) { request, identity in
-            try await handlers.decide(request, identity)
-        }
-        routes.add("GET", "/v1/users/{user_id}/strikes", .moderator) { request, _ in
-            let userID = try IDValues.userID(request)
-            let strikes = try await handlers.repository.activeStrikes(userID: userID, now: Timestamp.now())
-            return try Response.encoded(AppealJSON.Strikes(user_id: userID, active: strikes.count, strikes: strikes.map(AppealJSON.Strike.init)))
-        }
+
     }
 
     private func reason(_ request: Request) throws -> String {
@@ -87,7 +92,7 @@ struct AppealRoutes: Sendable {
     private func appealMessage(_ request: Request, _ identity: Identity) async throws -> Response {
         let reason = try reason(request)
         try await admit(identity.userID)
-        let (messageID, id, now) = (try request.parameter("id"), TimeOrderedID.make(), Timestamp.now())
+        let (messageID, id, now) = (try request.messageID().value, TimeOrderedID.make(), Timestamp.now())
         let filing = try await file { snapshot in
             NewAppeal.ofMessage(snapshot, messageID: messageID, author: identity.viewer, reason: reason, id: id, now: now)
         } target: { try await repository.messageAppealTarget(messageID: messageID) }

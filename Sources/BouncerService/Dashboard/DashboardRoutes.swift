@@ -41,19 +41,24 @@ struct DashboardRoutes: Sendable {
     private static let rightToLeft: Set<String> = ["ar", "he", "fa", "ur"]
 
     func register(in routes: inout Routes) {
-        let localization = self.localization
-        routes.open("GET", "/dashboard", .immediate { request in
-            let choice = localization.choice(for: request.head)
-            var response = Self.response(Array(Self.render(choice).utf8), "text/html; charset=utf-8")
-            Localization.mark(&response, choice)
-            return response
-        })
-        routes.open("GET", "/dashboard/{file}", .immediate { request in
-            guard let asset = Self.assets[try request.parameter("file")] else {
-                throw HTTPError(.notFound, code: "not_found", detail: "The dashboard has no such file.").keyed("dashboard.no_file")
-            }
-            return Self.response(asset.bytes, asset.contentType)
-        })
+        routes.group("/dashboard") { group in
+            let localization = self.localization
+            group.open("GET", "", .immediate { request in
+                let choice = localization.choice(for: request.head)
+                var response = Self.response(Array(Self.render(choice).utf8), "text/html; charset=utf-8")
+                Localization.mark(&response, choice)
+                return response
+            })
+            group.open("GET", "/{file}", .immediate { request in
+                guard let asset = Self.assets[try request.parameter("file")] else {
+                    throw HTTPError(.notFound, code: "not_found", detail: "The dashboard has no such file.").keyed("dashboard.no_file")
+                }
+                return Self.response(asset.bytes, asset.contentType)
+            })
+    
+
+        }
+
     }
 
     /// The page for one locale: its language, its direction and its texts filled in.

@@ -10,42 +10,47 @@ struct EventRoutes: Sendable {
     let feed: EventFeed
 
     func register(in routes: inout Routes) {
-        let (repository, feed) = (self.repository, self.feed)
-        // Server-Sent Events: from `Last-Event-ID` (a reconnecting EventSource sends it) or
-        // `after`, else from now on.
-        routes.add("GET", "/v1/events/stream", .moderator, queryToken: true) { request, identity in
-            let types = try Self.types(request).map(Set.init)
-            var after = try request.query("after").map { _ in try Self.after(request) }
-            if let last = request.headers["last-event-id"] {
-                guard let id = Int64(last.trimmingCharacters(in: .whitespaces)), id >= 0 else {
-                    throw HTTPError.badRequest("invalid_field", "`Last-Event-ID` must be an event id (0 or more).").keyed("field.event_id", "Last-Event-ID")
+        routes.group("/v1/events") { group in
+            let (repository, feed) = (self.repository, self.feed)
+            // Server-Sent Events: from `Last-Event-ID` (a reconnecting EventSource sends it) or
+            // `after`, else from now on.
+            group.get("/stream", .moderator, queryToken: true) { request, identity in
+                let types = try Self.types(request).map(Set.init)
+                var after = try request.query("after").map { _ in try Self.after(request) }
+                if let last = request.headers["last-event-id"] {
+                    guard let id = Int64(last.trimmingCharacters(in: .whitespaces)), id >= 0 else {
+                        throw HTTPError.badRequest("invalid_field", "`Last-Event-ID` must be an event id (0 or more).").keyed("field.event_id", "Last-Event-ID")
+                    }
+                    after = id
                 }
-                after = id
+                // "From now on" is the log's end as the answer starts, read before its head goes out:
+                // a client that has the head may make a change at once and must see its event.
+                // (Read later, on the stream's own task, it could come after that change committed.)
+                let ticket = try feed.admit(identity.userID)
+                let resume: Int64
+                if let after { resume = after } else { resume = try await repository.lastEventID() }
+                return Response.streaming(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                                    "X-Accel-Buffering": "no"],
+                                          body: Array(": events of Bouncer\nretry: 2000\n\n".utf8)) { stream in
+                    feed.follow(stream, after: resume, types: types, closesAt: identity.expires, ticket: ticket)
+                }
             }
-            // "From now on" is the log's end as the answer starts, read before its head goes out:
-            // a client that has the head may make a change at once and must see its event.
-            // (Read later, on the stream's own task, it could come after that change committed.)
-            let ticket = try feed.admit(identity.userID)
-            let resume: Int64
-            if let after { resume = after } else { resume = try await repository.lastEventID() }
-            return Response.streaming(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                                                "X-Accel-Buffering": "no"],
-                                      body: Array(": events of Bouncer\nretry: 2000\n\n".utf8)) { stream in
-                feed.follow(stream, after: resume, types: types, closesAt: identity.expires, ticket: ticket)
+            group.get("", .moderator) { request, _ in
+                let after = try Self.after(request)
+                let types = try Self.types(request)
+                let events = try await repository.events(after: after, types: types, limit: try Pagination.limit(request))
+                var body: [UInt8] = Array(#"{"events":["#.utf8)
+                for (index, event) in events.enumerated() {
+                    if index > 0 { body.append(UInt8(ascii: ",")) }
+                    body += Self.json(event)
+                }
+                body += Array(#"],"next_after":\#(events.last?.id ?? after)}"#.utf8)
+                return Response.json(.ok, body)
             }
+    
+
         }
-        routes.add("GET", "/v1/events", .moderator) { request, _ in
-            let after = try Self.after(request)
-            let types = try Self.types(request)
-            let events = try await repository.events(after: after, types: types, limit: try Pagination.limit(request))
-            var body: [UInt8] = Array(#"{"events":["#.utf8)
-            for (index, event) in events.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body += Self.json(event)
-            }
-            body += Array(#"],"next_after":\#(events.last?.id ?? after)}"#.utf8)
-            return Response.json(.ok, body)
-        }
+
     }
 
     /// An event as the API shows it: `data` is stored as the JSON it is.

@@ -17,6 +17,7 @@ struct FlagRoutes: Sendable {
     let reviews: ReviewService
 
     static let maxDetails = 1000
+    static let flagNotFound = HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
 
     struct FlagInput: Decodable {
         var reason: String
@@ -32,34 +33,41 @@ struct FlagRoutes: Sendable {
 
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.add("POST", "/v1/messages/{id}/flag", .user) { request, identity in
-            try await handlers.file(request, identity)
-        }
-        routes.add("DELETE", "/v1/messages/{id}/flag", .user) { request, identity in
-            let (messageID, events) = (try request.parameter("id"), handlers.localization.messageEvents)
-            guard try await Replanning.run(
-                "withdrawal of a flag on message \(messageID)",
-                read: { try await handlers.repository.openFlag(messageID: messageID, reporterID: identity.userID) },
-                plan: { flag in flag },
-                apply: { flag in
-                    var withdrawn = flag
-                    withdrawn.state = .withdrawn
-                    return try await handlers.repository.withdraw(flag, events: events.ofWithdrawal(withdrawn))
-                }) != nil else {
-                throw HTTPError(.notFound, code: "flag_not_found", detail: "You have no open flag on this message.")
+        routes.group("/v1") { group in
+            let handlers = self
+            group.post("/messages/{id}/flag", .user) { request, identity in
+                try await handlers.file(request, identity)
             }
-            return Response(status: .noContent)
+            group.delete("/messages/{id}/flag", .user) { request, identity in
+                let (messageID, events) = (try request.messageID(notFound: Self.flagNotFound).value, handlers.localization.messageEvents)
+                guard try await Replanning.run(
+                    "withdrawal of a flag on message \(messageID)",
+                    read: { try await handlers.repository.openFlag(messageID: messageID, reporterID: identity.userID) },
+                    plan: { flag in flag },
+                    apply: { flag in
+                        var withdrawn = flag
+                        withdrawn.state = .withdrawn
+                        return try await handlers.repository.withdraw(flag, events: events.ofWithdrawal(withdrawn))
+                    }) != nil else {
+                    throw Self.flagNotFound
+                }
+                return Response(status: .noContent)
+            }
+            group.get("/flags", .moderator) { request, _ in
+                try await handlers.list(request)
+            }
+            group.get("/review-queue", .moderator) { request, identity in
+                try await handlers.queue(request, identity)
+            }
+            group.post("/messages/{id}/review", .moderator) { request, identity in
+                try await handlers.review(request, identity)
+            }
+    
+
+
         }
-        routes.add("GET", "/v1/flags", .moderator) { request, _ in
-            try await handlers.list(request)
-        }
-        routes.add("GET", "/v1/review-queue", .moderator) { request, identity in
-            try await handlers.queue(request, identity)
-        }
-        routes.add("POST", "/v1/messages/{id}/review", .moderator) { request, identity in
-            try await handlers.review(request, identity)
-        }
+
+
     }
 
     private func file(_ request: Request, _ identity: Identity) async throws -> Response {
@@ -79,7 +87,7 @@ struct FlagRoutes: Sendable {
                 throw HTTPError.badRequest("invalid_field", "`custom` is larger than \(MessageText.maxCustomBytes) bytes.").keyed("field.too_large", "custom", MessageText.maxCustomBytes)
             }
         }
-        let (messageID, reporter, events) = (try request.parameter("id"), identity.viewer, localization.messageEvents)
+        let (messageID, reporter, events) = (try request.messageID().value, identity.viewer, localization.messageEvents)
         let (id, now, threshold) = (TimeOrderedID.make(), Timestamp.now(), settings.value.auto_hide_flag_threshold)
         let decided = try await Replanning.run(
             "flag on message \(messageID)",
@@ -195,7 +203,7 @@ struct FlagRoutes: Sendable {
         }
         let result: ReviewResult
         do {
-            result = try await reviews.review(messageID: try request.parameter("id"), decision: decision, note: input.note,
+            result = try await reviews.review(messageID: try request.messageID().value, decision: decision, note: input.note,
                                               banSeconds: input.ban_duration_seconds, by: identity)
         } catch let refusal as ReviewRefusal {
             throw refusal.problem

@@ -23,8 +23,13 @@ struct MatrixRoutes: Sendable {
     static let maxDepth = 64
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.integration("POST", "/v1/integrations/matrix/{callback}", .async { request in try await handlers.answer(request) })
+        routes.group("/v1/integrations/matrix") { group in
+            let handlers = self
+            group.integration("POST", "/{callback}", .async { request in try await handlers.answer(request) })
+    
+
+        }
+
     }
 
     private func answer(_ request: Request) async throws -> Response {

@@ -23,8 +23,13 @@ struct StreamRoutes: Sendable {
     static let maxDepth = 64
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.integration("POST", "/v1/integrations/stream/before-message-send", .async { request in try await handlers.answer(request) })
+        routes.group("/v1/integrations/stream/before-message-send") { group in
+            let handlers = self
+            group.integration("POST", "", .async { request in try await handlers.answer(request) })
+    
+
+        }
+
     }
 
     /// What the hook's body says, read and checked.

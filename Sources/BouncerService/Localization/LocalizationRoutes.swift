@@ -43,51 +43,56 @@ struct LocalizationRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let localization = self.localization
-        let audit = self.audit
-        routes.add("GET", "/v1/localization", .user) { request, _ in
-            let choice = localization.choice(for: request.head)
-            var keys = BundledStrings.keys
-            if let requested = request.query("keys") {
-                keys = requested.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
-                guard keys.count <= Self.maxRequestedKeys else {
-                    throw HTTPError.badRequest("invalid_field", "`keys` names more than \(Self.maxRequestedKeys) keys.").keyed("localization.keys", Self.maxRequestedKeys)
+        routes.group("/v1/localization") { group in
+            let localization = self.localization
+            let audit = self.audit
+            group.get("", .user) { request, _ in
+                let choice = localization.choice(for: request.head)
+                var keys = BundledStrings.keys
+                if let requested = request.query("keys") {
+                    keys = requested.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
+                    guard keys.count <= Self.maxRequestedKeys else {
+                        throw HTTPError.badRequest("invalid_field", "`keys` names more than \(Self.maxRequestedKeys) keys.").keyed("localization.keys", Self.maxRequestedKeys)
+                    }
                 }
+                let strings = Dictionary(keys.map { ($0, choice.text($0)) }, uniquingKeysWith: { first, _ in first })
+                var response = try Response.encoded(Strings(locale: choice.tag, strings: strings))
+                Localization.mark(&response, choice)
+                return response
             }
-            let strings = Dictionary(keys.map { ($0, choice.text($0)) }, uniquingKeysWith: { first, _ in first })
-            var response = try Response.encoded(Strings(locale: choice.tag, strings: strings))
-            Localization.mark(&response, choice)
-            return response
-        }
-        routes.add("GET", "/v1/localization/locales", .user) { _, _ in
-            let catalog = localization.catalog
-            let entries = catalog.locales.map { Locales.Entry(locale: $0.tag, bundled: $0.bundled, overridden: $0.overridden) }
-            return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
-        }
-        routes.add("GET", "/v1/localization/{locale}", .user) { request, _ in
-            try Self.effective(localization, try Self.validTag(try request.parameter("locale")))
-        }
-        routes.add("PUT", "/v1/localization/{locale}", .admin) { request, identity in
-            let tag = try Self.validTag(try request.parameter("locale"))
-            let (strings, ignored) = try Self.readStrings(request)
-            let snapshot = try await localization.repository.setOverrides(
-                locale: tag, strings: strings, by: identity.userID,
-                events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: strings.keys.sorted(), removed: []))])
-            localization.apply(snapshot)
-            try await audit.record(identity, "localization.update", "locale", tag, details: ["keys": strings.keys.sorted().joined(separator: ",")])
-            return try Self.effective(localization, tag, ignored: ignored)
-        }
-        routes.add("DELETE", "/v1/localization/{locale}/{key}", .admin) { request, identity in
-            let tag = try Self.validTag(try request.parameter("locale"))
-            let key = try request.parameter("key")
-            guard let snapshot = try await localization.repository.deleteOverride(
-                locale: tag, key: key, events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: [], removed: [key]))]) else {
-                throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).", detailArguments: [key, tag])
+            group.get("/locales", .user) { _, _ in
+                let catalog = localization.catalog
+                let entries = catalog.locales.map { Locales.Entry(locale: $0.tag, bundled: $0.bundled, overridden: $0.overridden) }
+                return try Response.encoded(Locales(locales: entries, default_locale: catalog.defaultLocale))
             }
-            localization.apply(snapshot)
-            try await audit.record(identity, "localization.update", "locale", tag, details: ["deleted": key])
-            return Response(status: .noContent)
+            group.get("/{locale}", .user) { request, _ in
+                try Self.effective(localization, try Self.validTag(try request.parameter("locale")))
+            }
+            group.put("/{locale}", .admin) { request, identity in
+                let tag = try Self.validTag(try request.parameter("locale"))
+                let (strings, ignored) = try Self.readStrings(request)
+                let snapshot = try await localization.repository.setOverrides(
+                    locale: tag, strings: strings, by: identity.userID,
+                    events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: strings.keys.sorted(), removed: []))])
+                localization.apply(snapshot)
+                try await audit.record(identity, "localization.update", "locale", tag, details: ["keys": strings.keys.sorted().joined(separator: ",")])
+                return try Self.effective(localization, tag, ignored: ignored)
+            }
+            group.delete("/{locale}/{key}", .admin) { request, identity in
+                let tag = try Self.validTag(try request.parameter("locale"))
+                let key = try request.parameter("key")
+                guard let snapshot = try await localization.repository.deleteOverride(
+                    locale: tag, key: key, events: [.of(.localizationChanged, LocalizationChange(locale: tag, set: [], removed: [key]))]) else {
+                    throw HTTPError(.notFound, code: "override_not_found", detail: "There is no override of `\(key)` for \(tag).", detailArguments: [key, tag])
+                }
+                localization.apply(snapshot)
+                try await audit.record(identity, "localization.update", "locale", tag, details: ["deleted": key])
+                return Response(status: .noContent)
+            }
+    
+
         }
+
     }
 
     /// `ignored`: the keys of a `.strings` body that Bouncer does not use (nil for JSON).

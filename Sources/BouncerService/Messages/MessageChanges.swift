@@ -11,7 +11,7 @@ extension MessagesRoutes {
         do {
             let shadowBanned = try service.checkBan(identity)
             let input = try request.decodeJSON(EditInput.self)
-            let message = try await service.edit(try request.parameter("id"), to: input.text, identity, shadowBanned: shadowBanned)
+            let message = try await service.edit(try request.messageID().value, to: input.text, identity, shadowBanned: shadowBanned)
             return try respond(message, to: request, identity)
         } catch {
             throw problem(error, request)
@@ -20,7 +20,7 @@ extension MessagesRoutes {
 
     func resend(_ request: Request, _ identity: Identity) async throws -> Response {
         do {
-            let message = try await service.resend(try request.parameter("id"), identity)
+            let message = try await service.resend(try request.messageID().value, identity)
             return try respond(message, to: request, identity)
         } catch {
             throw problem(error, request)
@@ -31,7 +31,7 @@ extension MessagesRoutes {
         let hard = try QueryValues.bool(request, "hard") ?? false
         if hard { try Access.require(.admin, identity) }
         do {
-            try await service.delete(try request.parameter("id"), identity, hard: hard)
+            try await service.delete(try request.messageID().value, identity, hard: hard)
         } catch {
             throw problem(error, request)
         }

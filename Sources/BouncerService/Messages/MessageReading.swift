@@ -11,7 +11,7 @@ import JSON
 /// Reading: a channel's pages and single messages, as the caller may see them.
 extension MessagesRoutes {
     func channel(_ request: Request, _ identity: Identity) async throws -> Response {
-        let channelID = try IDValues.channelID(request)
+        let channelID = try request.channelID().value
         let limit = try Pagination.limit(request)
         let before = try Self.sequenceCursor(request)
         if let around = request.query("around") {
@@ -98,7 +98,7 @@ extension MessagesRoutes {
     }
 
     func visibleMessage(_ request: Request, _ identity: Identity) async throws -> StoredMessage {
-        guard let message = try await store.message(id: try request.parameter("id")),
+        guard let message = try await store.message(id: try request.messageID().value),
               MessageJSON.isVisible(message, to: identity) else { throw MessageText.notFound }
         return message
     }

@@ -11,7 +11,7 @@ extension MessagesRoutes {
     func send(_ request: Request, _ identity: Identity, _ responder: Responder) throws {
         let ban = service.bans.active(identity.userID)
         if let ban, !ban.shadow { throw MessageError.userBannedProblem }
-        let channelID = try IDValues.channelID(request)
+        let channelID = try request.channelID().value
         let input = try SendInput(request)
         if let id = input.id { try IDValues.messageID(id, field: "id") }
         if let parent = input.parentID { try IDValues.messageID(parent, field: "parent_id") }

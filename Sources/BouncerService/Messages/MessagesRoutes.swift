@@ -83,45 +83,52 @@ final class MessagesRoutes: Sendable {
 
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.addCallback("POST", "/v1/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity, responder in
-            try handlers.send(request, identity, responder)
+        routes.group("/v1") { group in
+            let handlers = self
+            group.postAnsweringLater("/channels/{channel_id}/messages", .user, limitedAsSend: true) { request, identity, responder in
+                try handlers.send(request, identity, responder)
+            }
+            group.get("/channels/{channel_id}/messages", .user) { request, identity in
+                try await handlers.channel(request, identity)
+            }
+            group.get("/users/{user_id}/messages", .moderator) { request, identity in
+                try await handlers.userMessages(request, identity)
+            }
+            group.get("/messages/{id}", .user) { request, identity in
+                let message = try await handlers.visibleMessage(request, identity)
+                return try handlers.respond(message, to: request, identity)
+            }
+            // An edit or a Send Anyway is a send too, and spends from the same rate.
+            group.patch("/messages/{id}", .user, limitedAsSend: true) { request, identity in
+                try await handlers.edit(request, identity)
+            }
+            group.post("/messages/{id}/resend", .user, limitedAsSend: true) { request, identity in
+                try await handlers.resend(request, identity)
+            }
+            group.delete("/messages/{id}", .user) { request, identity in
+                try await handlers.delete(request, identity)
+            }
+            group.get("/messages/{id}/actions", .user) { request, identity in
+                try await handlers.actions(request, identity)
+            }
+            group.get("/messages/{id}/revisions", .moderator) { request, _ in
+                let id = try request.messageID().value
+                guard try await handlers.store.message(id: id) != nil else { throw MessageText.notFound }
+                let limit = try Pagination.limit(request)
+                let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
+                    guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
+                    return revision
+                } ?? 0
+                let page = try await Page(limit: limit) { count in try await handlers.store.revisions(of: id, after: after, limit: count) }
+                let revisions = page.items.map(RevisionJSON.init)
+                return try Response.encoded(ListResponse(name: "revisions", items: revisions, nextCursor: page.nextCursor { String($0.revision) }))
+            }
+    
+
+
         }
-        routes.add("GET", "/v1/channels/{channel_id}/messages", .user) { request, identity in
-            try await handlers.channel(request, identity)
-        }
-        routes.add("GET", "/v1/users/{user_id}/messages", .moderator) { request, identity in
-            try await handlers.userMessages(request, identity)
-        }
-        routes.add("GET", "/v1/messages/{id}", .user) { request, identity in
-            let message = try await handlers.visibleMessage(request, identity)
-            return try handlers.respond(message, to: request, identity)
-        }
-        // An edit or a Send Anyway is a send too, and spends from the same rate.
-        routes.add("PATCH", "/v1/messages/{id}", .user, limitedAsSend: true) { request, identity in
-            try await handlers.edit(request, identity)
-        }
-        routes.add("POST", "/v1/messages/{id}/resend", .user, limitedAsSend: true) { request, identity in
-            try await handlers.resend(request, identity)
-        }
-        routes.add("DELETE", "/v1/messages/{id}", .user) { request, identity in
-            try await handlers.delete(request, identity)
-        }
-        routes.add("GET", "/v1/messages/{id}/actions", .user) { request, identity in
-            try await handlers.actions(request, identity)
-        }
-        routes.add("GET", "/v1/messages/{id}/revisions", .moderator) { request, _ in
-            let id = try request.parameter("id")
-            guard try await handlers.store.message(id: id) != nil else { throw MessageText.notFound }
-            let limit = try Pagination.limit(request)
-            let after = try Pagination.after(request).map { key throws(HTTPError) -> Int in
-                guard let revision = Int(key) else { throw HTTPError.badRequest("invalid_cursor", "`cursor` is not one this service gave out.") }
-                return revision
-            } ?? 0
-            let page = try await Page(limit: limit) { count in try await handlers.store.revisions(of: id, after: after, limit: count) }
-            let revisions = page.items.map(RevisionJSON.init)
-            return try Response.encoded(ListResponse(name: "revisions", items: revisions, nextCursor: page.nextCursor { String($0.revision) }))
-        }
+
+
     }
 
 }

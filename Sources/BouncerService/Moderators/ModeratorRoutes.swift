@@ -38,63 +38,68 @@ struct ModeratorRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let repository = self.repository
-        let bans = self.bans
-        let audit = self.audit
-        routes.add("POST", "/v1/users/{user_id}/ban", .moderator) { request, identity in
-            let userID = try IDValues.userID(request)
-            let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
-            if let reason = input.reason, reason.unicodeScalars.count > 500 {
-                throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.").keyed("field.too_long", "reason", 500)
+        routes.group("/v1") { group in
+            let repository = self.repository
+            let bans = self.bans
+            let audit = self.audit
+            group.post("/users/{user_id}/ban", .moderator) { request, identity in
+                let userID = try IDValues.userID(request)
+                let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
+                if let reason = input.reason, reason.unicodeScalars.count > 500 {
+                    throw HTTPError.badRequest("invalid_field", "`reason` is longer than 500 characters.").keyed("field.too_long", "reason", 500)
+                }
+                if let seconds = input.duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
+                    throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "duration_seconds", 1, BanRecord.maxSeconds)
+                }
+                let record = try BanRecord.make(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
+                                                 by: identity)
+                let sequence = try await repository.ban(record.ban, audit: record.audit, events: record.events)
+                bans.set(record.ban, sequence: sequence)
+                return try Response.encoded(BanJSON(record.ban), status: .created)
             }
-            if let seconds = input.duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
-                throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "duration_seconds", 1, BanRecord.maxSeconds)
+            group.delete("/users/{user_id}/ban", .moderator) { request, identity in
+                let userID = try IDValues.userID(request)
+                guard userID != identity.userID else { throw OwnCase.problem }
+                guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
+                                                                events: [.of(.userUnbanned, ["user_id": userID])]) else {
+                    throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
+                }
+                bans.remove(userID, sequence: sequence)
+                return Response(status: .noContent)
             }
-            let record = try BanRecord.make(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
-                                             by: identity)
-            let sequence = try await repository.ban(record.ban, audit: record.audit, events: record.events)
-            bans.set(record.ban, sequence: sequence)
-            return try Response.encoded(BanJSON(record.ban), status: .created)
+            group.get("/bans", .moderator) { request, _ in
+                let after = try Pagination.after(request)
+                let page = try await Page(limit: try Pagination.limit(request)) { count in
+                    try await repository.activeBans(now: Timestamp.now(), after: after, limit: count)
+                }
+                return try Response.encoded(ListResponse(name: "bans", items: page.items.map(BanJSON.init), nextCursor: page.nextCursor(\.userID)))
+            }
+            let backups = self.backupDirectory
+            group.post("/admin/backup", .admin) { _, identity in
+                try await Self.backup(identity, repository: repository, into: backups, audit: audit)
+            }
+            group.get("/audit", .moderator) { request, identity in
+                let limit = try Pagination.limit(request)
+                var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
+                                        after: try Pagination.after(request))
+                if let since = request.query("since") { filter.since = try QueryValues.timestamp(since, "since") }
+                switch request.query("order") {
+                case nil, "oldest": break
+                case "newest": filter.newestFirst = true
+                default: throw HTTPError.badRequest("invalid_field", "`order` must be `oldest` (the default) or `newest`.").keyed("audit.order")
+                }
+                let page = try await Page(limit: limit) { [filter] count in
+                    var query = filter
+                    query.limit = count
+                    return try await repository.auditEntries(query)
+                }
+                return try Response.encoded(ListResponse(name: "entries", items: page.items.map { AuditJSON($0, for: identity) },
+                                                            nextCursor: page.nextCursor(\.id)))
+            }
+    
+
         }
-        routes.add("DELETE", "/v1/users/{user_id}/ban", .moderator) { request, identity in
-            let userID = try IDValues.userID(request)
-            guard userID != identity.userID else { throw OwnCase.problem }
-            guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
-                                                            events: [.of(.userUnbanned, ["user_id": userID])]) else {
-                throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
-            }
-            bans.remove(userID, sequence: sequence)
-            return Response(status: .noContent)
-        }
-        routes.add("GET", "/v1/bans", .moderator) { request, _ in
-            let after = try Pagination.after(request)
-            let page = try await Page(limit: try Pagination.limit(request)) { count in
-                try await repository.activeBans(now: Timestamp.now(), after: after, limit: count)
-            }
-            return try Response.encoded(ListResponse(name: "bans", items: page.items.map(BanJSON.init), nextCursor: page.nextCursor(\.userID)))
-        }
-        let backups = self.backupDirectory
-        routes.add("POST", "/v1/admin/backup", .admin) { _, identity in
-            try await Self.backup(identity, repository: repository, into: backups, audit: audit)
-        }
-        routes.add("GET", "/v1/audit", .moderator) { request, identity in
-            let limit = try Pagination.limit(request)
-            var filter = AuditQuery(actorID: try QueryValues.shortText(request, "actor_id"), action: try QueryValues.shortText(request, "action"),
-                                    after: try Pagination.after(request))
-            if let since = request.query("since") { filter.since = try QueryValues.timestamp(since, "since") }
-            switch request.query("order") {
-            case nil, "oldest": break
-            case "newest": filter.newestFirst = true
-            default: throw HTTPError.badRequest("invalid_field", "`order` must be `oldest` (the default) or `newest`.").keyed("audit.order")
-            }
-            let page = try await Page(limit: limit) { [filter] count in
-                var query = filter
-                query.limit = count
-                return try await repository.auditEntries(query)
-            }
-            return try Response.encoded(ListResponse(name: "entries", items: page.items.map { AuditJSON($0, for: identity) },
-                                                        nextCursor: page.nextCursor(\.id)))
-        }
+
     }
 
     /// A backup into `<data-dir>/backups/` (SQLite's copy, or PostgreSQL's `pg_dump`), named by

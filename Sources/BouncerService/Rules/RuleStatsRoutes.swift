@@ -43,17 +43,22 @@ struct RuleStatsRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.add("GET", "/v1/rules/stats", .moderator) { request, _ in
-            try await handlers.list(request)
+        routes.group("/v1/rules") { group in
+            let handlers = self
+            group.get("/stats", .moderator) { request, _ in
+                try await handlers.list(request)
+            }
+            group.get("/{id}/stats", .moderator) { request, _ in
+                let id = try request.parameter("id")
+                let period = try Self.period(request)
+                let found = try await hits.stats(period) { try await handlers.repository.ruleStats(period, ruleID: id) }
+                guard let stats = found[id] else { throw RulesRoutes.notFound }
+                return try Response.encoded(StatsJSON(stats))
+            }
+    
+
         }
-        routes.add("GET", "/v1/rules/{id}/stats", .moderator) { request, _ in
-            let id = try request.parameter("id")
-            let period = try Self.period(request)
-            let found = try await hits.stats(period) { try await handlers.repository.ruleStats(period, ruleID: id) }
-            guard let stats = found[id] else { throw RulesRoutes.notFound }
-            return try Response.encoded(StatsJSON(stats))
-        }
+
     }
 
     private func list(_ request: Request) async throws -> Response {

@@ -99,78 +99,83 @@ struct RulesRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let rules = self.rules
-        let judge = self.judge
-        let audit = self.audit
-        let maxMessageLength = self.maxMessageLength
-        routes.add("GET", "/v1/rules", .moderator) { request, _ in
-            let limit = try Pagination.limit(request)
-            var query = RuleQuery()
-            query.after = try Pagination.after(request)
-            if let kind = request.query("kind") { query.kind = try Self.kind(kind) }
-            if let action = request.query("action") { query.action = try Self.action(action) }
-            if let mode = request.query("mode") { query.mode = try Self.mode(mode) }
-            query.enabled = try QueryValues.bool(request, "enabled")
-            query.text = try QueryValues.shortText(request, "q", maxLength: 200)
-            let filter = query
-            let page = try await Page(limit: limit) { count in
-                var query = filter
-                query.limit = count
-                return try await rules.repository.rules(query)
+        routes.group("/v1") { group in
+            let rules = self.rules
+            let judge = self.judge
+            let audit = self.audit
+            let maxMessageLength = self.maxMessageLength
+            group.get("/rules", .moderator) { request, _ in
+                let limit = try Pagination.limit(request)
+                var query = RuleQuery()
+                query.after = try Pagination.after(request)
+                if let kind = request.query("kind") { query.kind = try Self.kind(kind) }
+                if let action = request.query("action") { query.action = try Self.action(action) }
+                if let mode = request.query("mode") { query.mode = try Self.mode(mode) }
+                query.enabled = try QueryValues.bool(request, "enabled")
+                query.text = try QueryValues.shortText(request, "q", maxLength: 200)
+                let filter = query
+                let page = try await Page(limit: limit) { count in
+                    var query = filter
+                    query.limit = count
+                    return try await rules.repository.rules(query)
+                }
+                return try Response.encoded(ListResponse(name: "rules", items: page.items.map(RuleJSON.init), nextCursor: page.nextCursor(\.id)))
             }
-            return try Response.encoded(ListResponse(name: "rules", items: page.items.map(RuleJSON.init), nextCursor: page.nextCursor(\.id)))
-        }
-        routes.add("POST", "/v1/rules", .admin) { request, identity in
-            let input = try request.decodeJSON(RuleInput.self)
-            let now = Timestamp.now()
-            let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
-            let snapshot = try await rules.repository.insertRules(
-                [rule], events: [.of(.ruleChanged, RuleChange(change: "created", rule: RuleJSON(rule), count: nil))])
-            try await Self.apply(snapshot, rules)
-            try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind.rawValue, "pattern": rule.pattern])
-            return try Response.encoded(RuleJSON(rule), status: .created)
-        }
-        routes.add("GET", "/v1/rules/{id}", .moderator) { request, _ in
-            guard let rule = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
-            return try Response.encoded(RuleJSON(rule))
-        }
-        routes.add("PATCH", "/v1/rules/{id}", .admin) { request, identity in
-            let input = try request.decodeJSON(RuleInput.self)
-            guard let existing = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
-            let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
-            guard let snapshot = try await rules.repository.updateRule(
-                rule, events: [.of(.ruleChanged, RuleChange(change: "updated", rule: RuleJSON(rule), count: nil))]) else { throw Self.notFound }
-            try await Self.apply(snapshot, rules)
-            try await audit.record(identity, "rule.update", "rule", rule.id, details: ["pattern": rule.pattern, "enabled": String(rule.enabled)])
-            return try Response.encoded(RuleJSON(rule))
-        }
-        routes.add("DELETE", "/v1/rules/{id}", .admin) { request, identity in
-            let id = try request.parameter("id")
-            guard let snapshot = try await rules.repository.deleteRule(
-                id: id, events: [.of(.ruleChanged, RuleChange(change: "deleted", rule: ["id": id], count: nil))]) else { throw Self.notFound }
-            try await Self.apply(snapshot, rules)
-            try await audit.record(identity, "rule.delete", "rule", id)
-            return Response(status: .noContent)
-        }
-        routes.add("POST", "/v1/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
-            let imported = try Self.importedRules(request, by: identity.userID)
-            let snapshot = try await rules.repository.insertRules(imported, events: [.of(.ruleChanged, RuleChange<RuleJSON>.imported(imported.count))])
-            try await Self.apply(snapshot, rules)
-            try await audit.record(identity, "rule.import", "rules", String(imported.count), details: ["count": String(imported.count)])
-            return try Response.encoded(["imported": imported.count], status: .created)
-        }
-        routes.add("POST", "/v1/moderation/check", .moderator) { request, _ in
-            struct CheckInput: Decodable {
-                var text: String
-                var channel_id: String?
+            group.post("/rules", .admin) { request, identity in
+                let input = try request.decodeJSON(RuleInput.self)
+                let now = Timestamp.now()
+                let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
+                let snapshot = try await rules.repository.insertRules(
+                    [rule], events: [.of(.ruleChanged, RuleChange(change: "created", rule: RuleJSON(rule), count: nil))])
+                try await Self.apply(snapshot, rules)
+                try await audit.record(identity, "rule.create", "rule", rule.id, details: ["kind": rule.kind.rawValue, "pattern": rule.pattern])
+                return try Response.encoded(RuleJSON(rule), status: .created)
             }
-            let input = try request.decodeJSON(CheckInput.self)
-            do throws(MessageError) { try MessageText.validate(input.text, maxLength: maxMessageLength()) } catch { throw error.problem() }
-            if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
-                throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
+            group.get("/rules/{id}", .moderator) { request, _ in
+                guard let rule = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
+                return try Response.encoded(RuleJSON(rule))
             }
-            return try Response.encoded(CheckResult(judge.check(input.text, channel: input.channel_id)))
+            group.patch("/rules/{id}", .admin) { request, identity in
+                let input = try request.decodeJSON(RuleInput.self)
+                guard let existing = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
+                let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
+                guard let snapshot = try await rules.repository.updateRule(
+                    rule, events: [.of(.ruleChanged, RuleChange(change: "updated", rule: RuleJSON(rule), count: nil))]) else { throw Self.notFound }
+                try await Self.apply(snapshot, rules)
+                try await audit.record(identity, "rule.update", "rule", rule.id, details: ["pattern": rule.pattern, "enabled": String(rule.enabled)])
+                return try Response.encoded(RuleJSON(rule))
+            }
+            group.delete("/rules/{id}", .admin) { request, identity in
+                let id = try request.parameter("id")
+                guard let snapshot = try await rules.repository.deleteRule(
+                    id: id, events: [.of(.ruleChanged, RuleChange(change: "deleted", rule: ["id": id], count: nil))]) else { throw Self.notFound }
+                try await Self.apply(snapshot, rules)
+                try await audit.record(identity, "rule.delete", "rule", id)
+                return Response(status: .noContent)
+            }
+            group.post("/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
+                let imported = try Self.importedRules(request, by: identity.userID)
+                let snapshot = try await rules.repository.insertRules(imported, events: [.of(.ruleChanged, RuleChange<RuleJSON>.imported(imported.count))])
+                try await Self.apply(snapshot, rules)
+                try await audit.record(identity, "rule.import", "rules", String(imported.count), details: ["count": String(imported.count)])
+                return try Response.encoded(["imported": imported.count], status: .created)
+            }
+            group.post("/moderation/check", .moderator) { request, _ in
+                struct CheckInput: Decodable {
+                    var text: String
+                    var channel_id: String?
+                }
+                let input = try request.decodeJSON(CheckInput.self)
+                do throws(MessageError) { try MessageText.validate(input.text, maxLength: maxMessageLength()) } catch { throw error.problem() }
+                if let channel = input.channel_id, !ChannelPattern.isChannelID(channel) {
+                    throw HTTPError.badRequest("invalid_field", "`channel_id` \(ChannelPattern.invalidIDDetail)").keyed("field.channel_id", "channel_id")
+                }
+                return try Response.encoded(CheckResult(judge.check(input.text, channel: input.channel_id)))
+            }
+    
+
         }
+
     }
 
     static let notFound = HTTPError(.notFound, code: "rule_not_found", detail: "There is no such rule.")

@@ -73,22 +73,27 @@ struct WebhookRoutes: Sendable {
     }
 
     func register(in routes: inout Routes) {
-        let handlers = self
-        routes.add("POST", "/v1/webhooks", .admin) { request, identity in try await handlers.create(request, identity) }
-        routes.add("GET", "/v1/webhooks", .admin) { _, _ in
-            try Response.encoded(["webhooks": try await handlers.repository.webhooks().map { WebhookJSON($0) }])
+        routes.group("/v1/webhooks") { group in
+            let handlers = self
+            group.post("", .admin) { request, identity in try await handlers.create(request, identity) }
+            group.get("", .admin) { _, _ in
+                try Response.encoded(["webhooks": try await handlers.repository.webhooks().map { WebhookJSON($0) }])
+            }
+            group.get("/{id}", .admin) { request, _ in
+                try Response.encoded(WebhookJSON(try await handlers.existing(request)))
+            }
+            group.patch("/{id}", .admin) { request, identity in try await handlers.update(request, identity) }
+            group.delete("/{id}", .admin) { request, identity in
+                guard try await handlers.repository.deleteWebhook(id: try request.parameter("id")) else { throw Self.notFound }
+                try await handlers.audit.record(identity, "webhook.delete", "webhook", try request.parameter("id"))
+                return Response(status: .noContent)
+            }
+            group.post("/{id}/test", .admin) { request, _ in try await handlers.test(request) }
+            group.get("/{id}/deliveries", .admin) { request, _ in try await handlers.deliveries(request) }
+    
+
         }
-        routes.add("GET", "/v1/webhooks/{id}", .admin) { request, _ in
-            try Response.encoded(WebhookJSON(try await handlers.existing(request)))
-        }
-        routes.add("PATCH", "/v1/webhooks/{id}", .admin) { request, identity in try await handlers.update(request, identity) }
-        routes.add("DELETE", "/v1/webhooks/{id}", .admin) { request, identity in
-            guard try await handlers.repository.deleteWebhook(id: try request.parameter("id")) else { throw Self.notFound }
-            try await handlers.audit.record(identity, "webhook.delete", "webhook", try request.parameter("id"))
-            return Response(status: .noContent)
-        }
-        routes.add("POST", "/v1/webhooks/{id}/test", .admin) { request, _ in try await handlers.test(request) }
-        routes.add("GET", "/v1/webhooks/{id}/deliveries", .admin) { request, _ in try await handlers.deliveries(request) }
+
     }
 
     static let notFound = HTTPError(.notFound, code: "webhook_not_found", detail: "There is no webhook with that id.")
