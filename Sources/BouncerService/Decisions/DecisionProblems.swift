@@ -10,6 +10,15 @@ extension ReviewRefusal {
     }
 }
 
+extension BanRefusal {
+    var problem: HTTPError {
+        switch self {
+        case .ownCase: OwnCase.problem
+        case .notBanned: HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
+        }
+    }
+}
+
 extension AppealDecisionRefusal {
     var problem: HTTPError {
         switch self {

@@ -40,8 +40,7 @@ struct ModeratorRoutes: Sendable {
     func register(in routes: inout Routes) {
         routes.group("/v1") { group in
             let repository = self.repository
-            let bans = self.bans
-            let audit = self.audit
+            let (audit, service) = (self.audit, BanService(repository: repository, bans: bans, audit: audit))
             group.post("/users/{user_id}/ban", .moderator) { request, identity in
                 let userID = try IDValues.userID(request)
                 let input = request.body.isEmpty ? BanInput() : try request.decodeJSON(BanInput.self)
@@ -51,20 +50,16 @@ struct ModeratorRoutes: Sendable {
                 if let seconds = input.duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
                     throw HTTPError.badRequest("invalid_field", "`duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "duration_seconds", 1, BanRecord.maxSeconds)
                 }
-                let record = try BanRecord.make(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
-                                                 by: identity)
-                let sequence = try await repository.ban(record.ban, audit: record.audit, events: record.events)
-                bans.set(record.ban, sequence: sequence)
-                return try Response.encoded(BanJSON(record.ban), status: .created)
+                let ban = try await service.ban(userID, reason: input.reason, seconds: input.duration_seconds, shadow: input.shadow ?? false,
+                                                by: identity)
+                return try Response.encoded(BanJSON(ban), status: .created)
             }
             group.delete("/users/{user_id}/ban", .moderator) { request, identity in
-                let userID = try IDValues.userID(request)
-                guard userID != identity.userID else { throw OwnCase.problem }
-                guard let sequence = try await repository.unban(userID: userID, audit: audit.entry(identity, "user.unban", "user", userID),
-                                                                events: [.of(.userUnbanned, ["user_id": userID])]) else {
-                    throw HTTPError(.notFound, code: "ban_not_found", detail: "That user is not banned.").keyed("bans.not_banned")
+                do {
+                    try await service.unban(try IDValues.userID(request), by: identity)
+                } catch let refusal as BanRefusal {
+                    throw refusal.problem
                 }
-                bans.remove(userID, sequence: sequence)
                 return Response(status: .noContent)
             }
             group.get("/bans", .moderator) { request, _ in
