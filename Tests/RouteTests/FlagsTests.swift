@@ -1,3 +1,4 @@
+import BouncerKit
 import Foundation
 import Testing
 import TestSupport
@@ -15,29 +16,30 @@ import TestSupport
     @Test func usersFlagOnceWithdrawAndFlagAgain() async throws {
         let h = try await ServiceHarness()
         _ = try await h.send("buy my stuff", id: "m1")
+        func actions() async throws -> [String] {
+            try await h.call("GET", "/v1/messages/m1/actions", as: "bob").decodedList("actions", of: MessageAction.self).map(\.id)
+        }
+        #expect(try await actions() == ["flag"])
         let first = try await Self.flag(h, "m1", as: "bob", details: "looks like spam")
         #expect(first.status == 201)
-        let flag = try #require(first.json)
-        #expect(flag["reporter_id"] as? String == "bob")
-        #expect(flag["state"] as? String == "open")
-        #expect(flag["details"] as? String == "looks like spam")
-        #expect(flag["channel_id"] as? String == "messaging:general")
+        let flag = try first.decoded(Flag.self)
+        #expect(flag.reporterID == "bob" && flag.state == "open" && flag.reason == .spam)
+        #expect(flag.details == "looks like spam" && flag.channelID == "messaging:general" && flag.messageID == "m1")
         let again = try await Self.flag(h, "m1", as: "bob", reason: "other")
         #expect(again.status == 200)
-        #expect(again.json?["id"] as? String == flag["id"] as? String)
+        #expect(try again.decoded(Flag.self) == flag, "the open flag, as it was filed")
         #expect(try await Self.flag(h, "m1", as: "alice").json?["code"] as? String == "own_message")
         #expect(try await Self.flag(h, "m1", as: "mod", reason: "not_a_reason").status == 400)
         #expect(try await Self.flag(h, "m1", as: "mod", details: String(repeating: "x", count: 1001)).status == 400)
         #expect(try await Self.flag(h, "nothing", as: "bob").status == 404)
 
-        let actions = try await h.call("GET", "/v1/messages/m1/actions", as: "bob").json?["actions"] as? [[String: Any]]
-        #expect(actions?.contains { $0["id"] as? String == "flag" } == false, "already flagged")
+        #expect(try await actions() == [], "already flagged")
 
         #expect(try await h.call("DELETE", "/v1/messages/m1/flag", as: "bob").status == 204)
         #expect(try await h.call("DELETE", "/v1/messages/m1/flag", as: "bob").status == 404)
         let renewed = try await Self.flag(h, "m1", as: "bob")
         #expect(renewed.status == 201)
-        #expect(renewed.json?["id"] as? String != flag["id"] as? String)
+        #expect(try renewed.decoded(Flag.self).id != flag.id)
     }
 
     /// An erased message takes its flags, its place in the review queue and its revisions with it:
@@ -49,10 +51,10 @@ import TestSupport
         #expect(try await Self.flag(h, "doomed", as: "bob").status == 201)
         _ = try await h.send("stays", id: "kept")
         #expect(try await Self.flag(h, "kept", as: "bob").status == 201)
-        #expect(try await h.call("GET", "/v1/flags?state=open", as: "mod").json.map(Self.flaggedMessages) == ["doomed", "kept"])
+        #expect(try await Self.flaggedMessages(h.call("GET", "/v1/flags?state=open", as: "mod")) == ["doomed", "kept"])
 
         #expect(try await h.call("DELETE", "/v1/messages/doomed?hard=true", as: "root").status == 204)
-        #expect(try await h.call("GET", "/v1/flags", as: "mod").json.map(Self.flaggedMessages) == ["kept"])
+        #expect(try await Self.flaggedMessages(h.call("GET", "/v1/flags", as: "mod")) == ["kept"])
         let queue = try await h.call("GET", "/v1/review-queue", as: "mod").json?["items"] as? [[String: Any]]
         #expect(queue?.compactMap { ($0["message"] as? [String: Any])?["id"] as? String } == ["kept"])
         #expect(try await h.call("GET", "/v1/messages/doomed/revisions", as: "mod").status == 404)
@@ -61,8 +63,9 @@ import TestSupport
         #expect((try await h.call("GET", "/v1/messages/doomed/revisions", as: "mod").json?["revisions"] as? [Any])?.isEmpty == true)
     }
 
-    static func flaggedMessages(_ page: [String: Any]) -> [String] {
-        ((page["flags"] as? [[String: Any]]) ?? []).compactMap { $0["message_id"] as? String }.sorted()
+    /// The messages a page of flags names, as an app's moderation screen decodes them.
+    static func flaggedMessages(_ page: ServiceHarness.Reply) throws -> [String] {
+        try page.decodedList("flags", of: Flag.self).map(\.messageID).sorted()
     }
 
     @Test func concurrentFlagsFromManyUsersAreCountedExactly() async throws {
