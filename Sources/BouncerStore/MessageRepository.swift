@@ -23,14 +23,19 @@ public protocol MessageRepository: Sendable {
     /// followed a message (`?around=`).
     func channelMessages(_ channelID: String, after sequence: Int64, limit: Int, viewer: Viewer) async throws -> [StoredMessage]
     /// Applies `change`, planned from the message `expected`, in one transaction with its
-    /// `events`, while the message is still `expected`; `stale` when it changed or went since. The
-    /// message as the change left it (nil once erased).
-    func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent]) async throws -> Planned<StoredMessage?>
+    /// `events` and its `audit` entry (a moderator's act; written even when the change leaves the
+    /// message as it was), while the message is still `expected`; `stale` when it changed or went
+    /// since. The message as the change left it (nil once erased).
+    func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent], audit: AuditEntry?) async throws -> Planned<StoredMessage?>
     /// Earlier texts of a message, oldest first, after revision `after`, at most `limit`.
     func revisions(of id: String, after: Int, limit: Int) async throws -> [MessageRevision]
 }
 
 extension MessageRepository {
+    public func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent]) async throws -> Planned<StoredMessage?> {
+        try await apply(change, to: expected, events: events, audit: nil)
+    }
+
     public func send(_ message: StoredMessage, flags: [NewFlag], sender: Viewer,
                      completion: @escaping @Sendable (Result<SendOutcome, any Error>) -> Void) {
         send(message, flags: flags, events: [], sender: sender, completion: completion)

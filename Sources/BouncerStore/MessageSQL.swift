@@ -95,10 +95,12 @@ extension SQLStore {
         try await read { database in try MessageSQL.read(database, id: id) }
     }
 
-    public func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent]) async throws -> Planned<StoredMessage?> {
+    public func apply(_ change: MessageChange, to expected: StoredMessage, events: [NewEvent],
+                      audit: AuditEntry?) async throws -> Planned<StoredMessage?> {
         try await write { database in
             let id = expected.id
             guard let current = try MessageSQL.read(database, id: id), current == expected else { return .stale }
+            if let audit { try Self.insert(audit, database) }
             switch change {
             case .unchanged:
                 return .applied(current)

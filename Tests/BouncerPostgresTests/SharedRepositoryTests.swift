@@ -226,13 +226,19 @@ import TestSupport
             }
             #expect(edited?.text == "hello again" && edited?.sequence == first.sequence)
             #expect(try await store.revisions(of: "m1", after: 0, limit: 10).map(\.text) == ["hello"])
-            guard case .stale = try await store.apply(.erase, to: current, events: []) else {
+            guard case .stale = try await store.apply(.erase, to: current, events: [], audit: Self.audit("message.delete", "m1")) else {
                 Issue.record("a change planned on the message before the edit is stale"); return
             }
             #expect(try await store.message(id: "m1")?.text == "hello again")
+            #expect(try await store.auditEntries(AuditQuery(actorID: "mod", action: "message.delete", after: nil, limit: 10)).isEmpty,
+                    "a stale plan writes no audit entry")
             let r2 = try #require(try await store.message(id: "r2"))
-            guard case .applied(nil) = try await store.apply(.erase, to: r2, events: []) else { Issue.record("r2 is erased"); return }
+            guard case .applied(nil) = try await store.apply(.erase, to: r2, events: [], audit: Self.audit("message.delete", "r2")) else {
+                Issue.record("r2 is erased"); return
+            }
             #expect(try await store.message(id: "r2") == nil)
+            #expect(try await store.auditEntries(AuditQuery(actorID: "mod", action: "message.delete", after: nil, limit: 10))
+                .map(\.targetID) == ["r2"], "the erase's audit entry, in its transaction")
         }
     }
 }

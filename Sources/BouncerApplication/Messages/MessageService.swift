@@ -148,12 +148,13 @@ package final class MessageService: Sendable {
     /// message as the edit left it. The API's edit and a Matrix `m.replace` both come here.
     package func edit(_ id: String, to text: String, _ identity: Identity, shadowBanned: Bool) async throws -> StoredMessage {
         try MessageText.validate(text, maxLength: settings.value.max_message_length)
-        let existing = try await store.message(id: id)
-        let channel = existing?.channelID
-        let verdict = try await judge.judgeEdit(text, channel: channel, identity)
+        guard let existing = try await store.message(id: id) else { throw MessageError.notFound }
+        // Judged once, in the message's channel: a change planned again after another write keeps
+        // the verdict, as a message never changes channel.
+        let verdict = try await judge.judgeEdit(text, channel: existing.channelID, identity)
         let outcome = MessageOutcome(verdict, text: text)
         let now = Timestamp.now()
-        let result = try await change(id, .messageEdited) { (current: StoredMessage) throws(MessageError) -> MessageChange in
+        let result = try await change(id, .messageEdited, read: existing) { (current: StoredMessage) throws(MessageError) -> MessageChange in
             try Self.requireAuthor(current, identity)
             switch EditRule(current) {
             case .refused:
@@ -226,8 +227,13 @@ package final class MessageService: Sendable {
     /// admins): the API's delete and a Matrix redaction both come here.
     package func delete(_ id: String, _ identity: Identity, hard: Bool = false) async throws {
         let now = Timestamp.now()
-        let author = identity.role >= .moderator ? try await store.message(id: id)?.userID : nil
-        let result = try await change(id, .messageDeleted) { (current: StoredMessage) throws(MessageError) -> MessageChange in
+        // A moderator's delete of another's message, or any hard delete, is audited in the
+        // delete's own transaction.
+        let audit = { (current: StoredMessage) -> AuditEntry? in
+            guard identity.role >= .moderator, hard || current.userID != identity.userID else { return nil }
+            return self.audit.entry(identity, "message.delete", "message", id, details: ["hard": String(hard), "author_id": current.userID])
+        }
+        let result = try await change(id, .messageDeleted, audit: audit) { (current: StoredMessage) throws(MessageError) -> MessageChange in
             if identity.role < .moderator { try Self.requireAuthor(current, identity) }
             // A bounced message was never sent: its author's Delete takes it back. A removed one
             // is a moderation record, which moderators (and an appeal) still read: it becomes a
@@ -241,29 +247,36 @@ package final class MessageService: Sendable {
             return .update(updated, keepRevision: false, flags: [])
         }
         guard result.found else { throw MessageError.notFound }
-        if identity.role >= .moderator && (hard || author.map({ $0 != identity.userID }) ?? true) {
-            try await audit.record(identity, "message.delete", "message", id, details: ["hard": String(hard), "author_id": author ?? ""])
-        }
     }
 
-    /// Reads message `id`, plans its change (`plan`, a pure function of the message as read), and
-    /// applies the plan with its `type` event while the message is still as read. `found` is false
-    /// when there is no such message; `message` is the message as the change left it (nil once erased).
-    private func change(_ id: String, _ type: EventType, _ plan: (StoredMessage) throws(MessageError) -> MessageChange)
-        async throws -> (found: Bool, message: StoredMessage?) {
+    /// Plans the change of message `id` (`plan`, a pure function of the message as read, from
+    /// `read` when the caller has just read it) and applies it with its `type` event and the
+    /// `audit` entry it calls for while the message is still as read; reads and plans again when
+    /// not. `found` is false when there is no such message; `message` is the message as the change
+    /// left it (nil once erased).
+    private func change(_ id: String, _ type: EventType, read: StoredMessage? = nil,
+                        audit: (StoredMessage) -> AuditEntry? = { _ in nil },
+                        _ plan: (StoredMessage) throws(MessageError) -> MessageChange) async throws -> (found: Bool, message: StoredMessage?) {
         let events = self.events
+        var unused = read
         let changed = try await Replanning.run(
             "change of message \(id)",
-            read: { try await store.message(id: id) },
-            plan: { current in (current, try plan(current)) },
-            apply: { (current: StoredMessage, change: MessageChange) -> Planned<StoredMessage?> in
+            read: { () async throws -> StoredMessage? in
+                if let current = unused {
+                    unused = nil
+                    return current
+                }
+                return try await store.message(id: id)
+            },
+            plan: { current in (current, try plan(current), audit(current)) },
+            apply: { (current: StoredMessage, change: MessageChange, entry: AuditEntry?) -> Planned<StoredMessage?> in
                 let made: [NewEvent]
                 switch change {
                 case .unchanged: made = []
                 case .erase: made = events.ofChange(type, before: current, after: nil)
                 case .update(let updated, _, _): made = events.ofChange(type, before: current, after: updated)
                 }
-                return try await store.apply(change, to: current, events: made)
+                return try await store.apply(change, to: current, events: made, audit: entry)
             })
         guard let changed else { return (false, nil) }
         return (true, changed)

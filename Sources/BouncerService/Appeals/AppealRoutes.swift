@@ -118,7 +118,8 @@ struct AppealRoutes: Sendable {
             "appeal",
             read: { try await target() },
             plan: { snapshot -> NewAppeal.Decision in
-                guard case .file(var filing) = decide(snapshot) else { return decide(snapshot) }
+                let decision = decide(snapshot)
+                guard case .file(var filing) = decision else { return decision }
                 filing.events = [events.ofAppeal(.appealCreated, filing.appeal, message: snapshot.message)]
                 return .file(filing)
             },
