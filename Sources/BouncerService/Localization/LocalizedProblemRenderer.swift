@@ -12,11 +12,16 @@ struct LocalizedProblemRenderer: ProblemRenderer {
     /// Knows the store's failures that are a 503, not a 500.
     var availability: StoreAvailability?
 
-    /// A refusal of the message use cases is its problem wherever it is thrown from (a chat
-    /// server's hook included); a failure of the store is the 503 it calls for.
+    /// A service's refusal is its problem wherever it is thrown from (a chat server's hook
+    /// included), never a 500; a failure of the store is the 503 it calls for.
     func problem(for error: any Error) -> HTTPError? {
-        if let refusal = error as? MessageError { return refusal.problem() }
-        return availability?.problem(for: error)
+        switch error {
+        case let refusal as MessageError: refusal.problem()
+        case let refusal as ReviewRefusal: refusal.problem
+        case let refusal as AppealDecisionRefusal: refusal.problem
+        case let refusal as BanRefusal: refusal.problem
+        default: availability?.problem(for: error)
+        }
     }
 
     func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
