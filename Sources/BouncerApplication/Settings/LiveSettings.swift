@@ -9,6 +9,10 @@ import Locking
 /// rate, the rules' inflections).
 package final class LiveSettings: Sendable {
     private let current: Locked<(settings: Settings, sequence: UInt64)>
+    /// The version whose effects are all in force (the rules recompiled for its inflections):
+    /// what `version` tells, so that nobody waiting for a version, another instance's follower
+    /// or a test levelling the instances, acts on it before it holds.
+    private let inForce: Locked<UInt64>
     private let repository: any SettingsRepository
     package let localization: Localization
     private let sendLimiter: RateLimiter
@@ -21,6 +25,7 @@ package final class LiveSettings: Sendable {
         let stored = try await repository.loadSettings()
         let settings = try Self.decode(stored, defaults: defaults)
         self.current = Locked((settings, stored.sequence))
+        self.inForce = Locked(0)
         self.defaults = defaults
         self.repository = repository
         self.localization = localization
@@ -28,12 +33,13 @@ package final class LiveSettings: Sendable {
         self.rules = rules
         applyEffects(settings)
         try await rules?.setInflections(settings.rule_inflections)
+        inForce.withLock { $0 = stored.sequence }
     }
 
     package var value: Settings { current.withLock { $0.settings } }
 
     /// The settings' version in force (`ChangeTopic.settings`).
-    package var version: UInt64 { current.withLock { $0.sequence } }
+    package var version: UInt64 { inForce.withLock { $0 } }
 
     /// Stores `updated` (a partial update merged into `value`), then puts it in force.
     package func update(to updated: Settings, by actor: String) async throws -> Settings {
@@ -49,15 +55,17 @@ package final class LiveSettings: Sendable {
         try await put(try Self.decode(snapshot, defaults: defaults), snapshot.sequence)
     }
 
+    /// Puts `settings` at `sequence` in force, then their effects; the version is told once the
+    /// effects hold. A version whose effects failed is taken up again when it is put again.
     private func put(_ settings: Settings, _ sequence: UInt64) async throws {
-        let newer = current.withLock { current in
-            guard sequence > current.sequence else { return false }
-            current = (settings, sequence)
-            return true
+        let latest = current.withLock { current -> Settings? in
+            if sequence > current.sequence { current = (settings, sequence) }
+            return current.sequence == sequence ? current.settings : nil
         }
-        guard newer else { return }
-        applyEffects(settings)
-        try await rules?.setInflections(settings.rule_inflections)
+        guard let latest, inForce.withLock({ $0 < sequence }) else { return }
+        applyEffects(latest)
+        try await rules?.setInflections(latest.rule_inflections)
+        inForce.withLock { $0 = max($0, sequence) }
     }
 
     /// Stored settings, or the defaults before any were stored. A stored document that does not
