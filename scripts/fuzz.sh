@@ -46,11 +46,20 @@ max_len() {   # the longest input libFuzzer makes for the target
 # instrumented. -parse-as-library: the targets have no main(), libFuzzer's is linked in.
 # -enable-testing: the normalizer's target reads its internal arrays through @testable import.
 # (The linker's warnings about AddressSanitizer's local symbols are noise: kept in the log.)
+# A build tool killed by a signal (SwiftPM has been seen to segfault while planning the build) is
+# not a verdict on the code: that build is tried once more, and the second answer stands.
 build() {   # a target, or with none every target at once (the modules build side by side)
-  swift build -c release --package-path Tests/Fuzz --scratch-path .build/fuzz-package ${1:+--product "$1"} \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing \
-    -Xcc -fsanitize=fuzzer-no-link,address >"$out/build.log" 2>&1 ||
-    { grep -v "Cannot export local symbol" "$out/build.log" | tail -40; echo "fuzz: ${1:-the fuzz package} does not build" >&2; exit 1; }
+  local attempt status
+  for attempt in 1 2; do
+    status=0
+    swift build -c release --package-path Tests/Fuzz --scratch-path .build/fuzz-package ${1:+--product "$1"} \
+      -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing \
+      -Xcc -fsanitize=fuzzer-no-link,address >"$out/build.log" 2>&1 || status=$?
+    [ "$status" -gt 128 ] && [ "$attempt" -eq 1 ] || break
+    echo "fuzz: the build was killed by signal $((status - 128)); building again"
+  done
+  [ "$status" -eq 0 ] ||
+    { grep -v "Cannot export local symbol" "$out/build.log" | tail -40; echo "fuzz: ${1:-the fuzz package} does not build (exit $status)"; exit 1; }
 }
 
 targets=("$@")
