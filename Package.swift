@@ -77,6 +77,9 @@ let package = Package(
         // The bundled translations are plain .strings files, embedded in the binary (EmbedFiles).
         .target(name: "BouncerLocalization", dependencies: ["Locking"], plugins: ["EmbedFiles"]),
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
+        // The harm scores: a learned linear model over the normalized text, its training and its
+        // file; the bundled model is embedded (EmbedFiles).
+        .target(name: "BouncerClassifier", dependencies: ["BouncerModeration", "JSON"], plugins: ["EmbedFiles"]),
         // The application without its HTTP API: the use cases as services (messages, reviews,
         // appeals) with typed refusals, the rules in force and the judge, live settings, the ban
         // list, events and their webhooks, metrics and the log. It does not know HTTP.
@@ -91,7 +94,7 @@ let package = Package(
         // Embeds a target's data files in its code as byte arrays: what `.embedInCode` does, at a
         // fraction of its compile time (Plugins/EmbedFiles says why).
         .plugin(name: "EmbedFiles", capability: .buildTool()),
-        .executableTarget(name: "bouncer", dependencies: ["BouncerApplication", "BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
+        .executableTarget(name: "bouncer", dependencies: ["BouncerApplication", "BouncerClassifier", "BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
@@ -107,6 +110,7 @@ let package = Package(
         .testTarget(name: "BouncerPostgresTests", dependencies: ["BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerStore", "TestSupport", "Locking"]),
         .testTarget(name: "BouncerIdentityTests", dependencies: ["BouncerDomain", "BouncerIdentity", "TestSupport"]),
         .testTarget(name: "BouncerModerationTests", dependencies: ["BouncerDomain", "BouncerModeration", "Locking", "TestSupport"]),
+        .testTarget(name: "BouncerClassifierTests", dependencies: ["BouncerClassifier", "BouncerModeration"]),
         .testTarget(name: "BouncerLocalizationTests", dependencies: ["BouncerLocalization", "TestSupport"]),
         // Suites that measure time or throughput against the machine's cores (group commit under
         // load, a backup beside eight writers, checkpoints, scan deadlines, compiled-database

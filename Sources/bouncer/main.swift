@@ -12,6 +12,8 @@ let usage = """
       migrate    apply pending migrations and exit (--status lists them)
       token      print a signed token for a user, to try the API
       backup     write a consistent copy of the store
+      train      train a harm-score model from a labelled file
+      score      score texts with a harm-score model
 
     Run `bouncer <command> --help` for a command's options; `bouncer --version` prints the version.
     """
@@ -41,6 +43,10 @@ do {
         status = try TokenCommand.run(arguments)
     case "backup":
         status = try BackupCommand.run(arguments)
+    case "train":
+        status = try TrainCommand.run(arguments)
+    case "score":
+        status = try ScoreCommand.run(arguments)
     case "help":
         print(usage)
         status = 0
