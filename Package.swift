@@ -83,12 +83,12 @@ let package = Package(
         // The application without its HTTP API: the use cases as services (messages, reviews,
         // appeals) with typed refusals, the rules in force and the judge, live settings, the ban
         // list, events and their webhooks, metrics and the log. It does not know HTTP.
-        .target(name: "BouncerApplication", dependencies: ["BouncerDomain", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
+        .target(name: "BouncerApplication", dependencies: ["BouncerClassifier", "BouncerDomain", "BouncerStore", "BouncerIdentity", "BouncerLocalization",
                                                            "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"]),
         // The HTTP API: routes, request and answer shapes, the one table from the services'
         // refusals to problems, the chat servers' doors, the API's description (a plain OpenAPI
         // file) and the dashboard (plain HTML, CSS and JavaScript), embedded (EmbedFiles).
-        .target(name: "BouncerService", dependencies: ["BouncerApplication", "BouncerDomain", "HTTPServer", "BouncerStore", "BouncerSQLite", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
+        .target(name: "BouncerService", dependencies: ["BouncerApplication", "BouncerClassifier", "BouncerDomain", "HTTPServer", "BouncerStore", "BouncerSQLite", "BouncerPostgres", "BouncerIdentity", "BouncerLocalization",
                                                        "BouncerModeration", "CCurl", "COpenSSL", "JSON", "Locking"],
                 plugins: ["EmbedFiles"]),
         // Embeds a target's data files in its code as byte arrays: what `.embedInCode` does, at a

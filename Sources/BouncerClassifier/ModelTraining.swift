@@ -5,8 +5,13 @@ import Foundation
 /// From labelled texts to a model file's contents: what `bouncer train` and the service's
 /// training both do.
 public enum ModelTraining {
-    /// The texts as the model reads them: normalized as the rules see them, on every core.
-    public static func examples(_ texts: [LabelledText], weight: Float = 1) -> [TrainingExample] {
+    /// The texts as the model reads them: normalized as the rules see them, on every core when
+    /// `parallel` (offline), else on the caller's thread (in a running service, which must not
+    /// take the cores sends use).
+    public static func examples(_ texts: [LabelledText], weight: Float = 1, parallel: Bool = true) -> [TrainingExample] {
+        guard parallel else {
+            return texts.map { TrainingExample(words: NormalizedText($0.text).words, label: $0.label, attribute: $0.attribute, weight: weight) }
+        }
         let words = [[UInt8]](unsafeUninitializedCapacity: texts.count) { buffer, count in
             // Each chunk writes its own elements only.
             nonisolated(unsafe) let base = buffer.baseAddress!

@@ -18,6 +18,8 @@ public enum RuleKind: String, Sendable, Codable, CaseIterable {
     case mentions
     /// Too many links in one message, or from one user in a short while (a rate rule).
     case links
+    /// A learned score of the text (`toxicity`, ...) at or above a threshold.
+    case score
 
     /// `allow` rules take no action; every other kind needs one.
     public var takesAction: Bool { self != .allow }
@@ -25,6 +27,9 @@ public enum RuleKind: String, Sendable, Codable, CaseIterable {
     /// Rate rules judge a message by its sender and what they sent before, with `params`; the
     /// others match the text against `pattern`.
     public var isRate: Bool { self == .flood || self == .mentions || self == .links }
+
+    /// Rate and score rules have settings in `params` instead of a `pattern`.
+    public var takesParams: Bool { isRate || self == .score }
 }
 
 /// Whether a rule decides verdicts, or is only watched.
@@ -50,6 +55,8 @@ public enum RuleParams: Sendable, Equatable {
     case mentions(max: Int)
     /// More than `max` links in one message, or, with a window, from one user within it.
     case links(max: Int, windowSeconds: Int?)
+    /// The text's score for `attribute` at or above `threshold` (0 to 1).
+    case score(attribute: String, threshold: Double)
 
     /// The kind of rule these settings are for.
     public var kind: RuleKind {
@@ -57,6 +64,7 @@ public enum RuleParams: Sendable, Equatable {
         case .flood: .flood
         case .mentions: .mentions
         case .links: .links
+        case .score: .score
         }
     }
 
@@ -66,6 +74,7 @@ public enum RuleParams: Sendable, Equatable {
         case .flood(_, let window, _): window
         case .mentions: nil
         case .links(_, let window): window
+        case .score: nil
         }
     }
 }
@@ -167,16 +176,20 @@ public struct SenderFacts: Sendable, Equatable {
 extension RuleParams {
     /// The settings as the API and the store write them: one flat object, its fields by kind.
     public struct Fields: Codable, Sendable, Equatable {
-        public var threshold: Int?
+        /// A flood's count (a whole number), or a score's threshold (0 to 1).
+        public var threshold: Double?
         public var window_seconds: Int?
         public var similarity: FloodSimilarity?
         public var max: Int?
+        public var attribute: String?
 
-        public init(threshold: Int? = nil, window_seconds: Int? = nil, similarity: FloodSimilarity? = nil, max: Int? = nil) {
+        public init(threshold: Double? = nil, window_seconds: Int? = nil, similarity: FloodSimilarity? = nil, max: Int? = nil,
+                    attribute: String? = nil) {
             self.threshold = threshold
             self.window_seconds = window_seconds
             self.similarity = similarity
             self.max = max
+            self.attribute = attribute
         }
     }
 
@@ -190,11 +203,13 @@ extension RuleParams {
     public var fields: Fields {
         switch self {
         case .flood(let threshold, let window, let similarity):
-            Fields(threshold: threshold, window_seconds: window, similarity: similarity)
+            Fields(threshold: Double(threshold), window_seconds: window, similarity: similarity)
         case .mentions(let max):
             Fields(max: max)
         case .links(let max, let window):
             Fields(window_seconds: window, max: max)
+        case .score(let attribute, let threshold):
+            Fields(threshold: threshold, attribute: attribute)
         }
     }
 
@@ -224,19 +239,47 @@ extension RuleParams {
         }
         switch kind {
         case .flood:
-            try unused([("max", fields.max != nil)])
-            self = .flood(threshold: try count(fields.threshold, "threshold", from: 2, to: Self.maxThreshold), windowSeconds: try window(required: true)!,
+            try unused([("max", fields.max != nil), ("attribute", fields.attribute != nil)])
+            let threshold = try fields.threshold.map { (value: Double) throws(RuleParamsError) -> Int in
+                guard let whole = Int(exactly: value) else {
+                    throw RuleParamsError("`params.threshold` must be a whole number for flood rules", key: "params.whole", ["threshold", kind.rawValue])
+                }
+                return whole
+            }
+            self = .flood(threshold: try count(threshold, "threshold", from: 2, to: Self.maxThreshold), windowSeconds: try window(required: true)!,
                           similarity: fields.similarity ?? .identical)
+        case .score:
+            try unused([("max", fields.max != nil), ("window_seconds", fields.window_seconds != nil), ("similarity", fields.similarity != nil)])
+            guard let attribute = fields.attribute else {
+                throw RuleParamsError("`params.attribute` is required for score rules", key: "params.required", ["attribute", kind.rawValue])
+            }
+            guard Self.isAttributeName(attribute) else {
+                throw RuleParamsError("`params.attribute` must be 1-40 characters of a-z, 0-9 and _", key: "params.attribute")
+            }
+            guard let threshold = fields.threshold else {
+                throw RuleParamsError("`params.threshold` is required for score rules", key: "params.required", ["threshold", kind.rawValue])
+            }
+            guard threshold > 0 && threshold <= 1 else {
+                throw RuleParamsError("`params.threshold` must be above 0 and at most 1 for score rules", key: "params.score_threshold")
+            }
+            self = .score(attribute: attribute, threshold: threshold)
         case .mentions:
             try unused([("threshold", fields.threshold != nil), ("window_seconds", fields.window_seconds != nil),
-                        ("similarity", fields.similarity != nil)])
+                        ("similarity", fields.similarity != nil), ("attribute", fields.attribute != nil)])
             self = .mentions(max: try count(fields.max, "max", from: 0))
         case .links:
-            try unused([("threshold", fields.threshold != nil), ("similarity", fields.similarity != nil)])
+            try unused([("threshold", fields.threshold != nil), ("similarity", fields.similarity != nil), ("attribute", fields.attribute != nil)])
             self = .links(max: try count(fields.max, "max", from: 0), windowSeconds: try window(required: false))
         default:
             throw RuleParamsError("\(kind.rawValue) rules take no `params`", key: "rules.no_params", [kind.rawValue])
         }
+    }
+}
+
+extension RuleParams {
+    /// What a score's attribute may be called (`toxicity`, `insult`): as a model names it.
+    public static func isAttributeName(_ name: String) -> Bool {
+        (1...40).contains(name.utf8.count) && name.utf8.allSatisfy { $0 &- 97 < 26 || $0 &- 48 < 10 || $0 == UInt8(ascii: "_") }
     }
 }
 

@@ -44,6 +44,8 @@ public final class CompiledRuleSet: Sendable {
 
     /// The enabled rate rules, which the text's matches do not judge (see `RateRules`).
     public let rateRules: [RuleDefinition]
+    /// The enabled score rules, judged by the classifier's scores (see `ScoreRules`).
+    public let scoreRules: [RuleDefinition]
     /// Whether some enabled rule applies only to new users, so a send must know its sender's age.
     public let asksSenderAge: Bool
 
@@ -112,6 +114,7 @@ public final class CompiledRuleSet: Sendable {
         self.regexIDs = regexIDs
         self.compileDuration = duration
         self.rateRules = rules.filter { $0.enabled && $0.kind.isRate }
+        self.scoreRules = rules.filter { $0.enabled && $0.kind == .score }
         self.asksSenderAge = rules.contains { $0.enabled && $0.newUsersOnlySeconds != nil }
         self.scratch = ScratchPool(databases: words.map(\.database) + [folded, regex, filter].compactMap { $0 })
     }
@@ -126,7 +129,7 @@ public final class CompiledRuleSet: Sendable {
             var prepared: [Entry] = []
             var refusal: Refusal?
             // Rate rules match no pattern: `RateRules` judges them.
-            for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled && !rules[index].kind.isRate {
+            for index in (chunk * chunkSize)..<min(rules.count, (chunk + 1) * chunkSize) where rules[index].enabled && !rules[index].kind.takesParams {
                 do {
                     let rule = rules[index]
                     let inflects = rule.kind == .word && (rule.inflections ?? inflections)

@@ -47,7 +47,7 @@ public enum PatternCompiler {
     /// Checks a rule's pattern and prepares it, or says why it cannot be used. `inflections`: a
     /// `word` rule also matches the word's inflections.
     static func prepare(kind: RuleKind, pattern: String, inflections: Bool = false) throws(PatternError) -> PreparedPattern {
-        guard !kind.isRate else { throw PatternError(reason: "a \(kind.rawValue) rule has no pattern", key: "no_pattern", arguments: [kind.rawValue]) }
+        guard !kind.takesParams else { throw PatternError(reason: "a \(kind.rawValue) rule has no pattern", key: "no_pattern", arguments: [kind.rawValue]) }
         guard pattern.unicodeScalars.count <= maxPatternLength else {
             throw PatternError(reason: "the pattern is longer than \(maxPatternLength) characters", key: "too_long", arguments: [String(maxPatternLength)])
         }
@@ -90,7 +90,7 @@ public enum PatternCompiler {
         case .regex:
             try checkRegex(pattern)
             return PreparedPattern(form: .regex(pattern))
-        case .flood, .mentions, .links:
+        case .flood, .mentions, .links, .score:
             throw PatternError(reason: "a \(kind.rawValue) rule has no pattern", key: "no_pattern", arguments: [kind.rawValue])
         }
     }

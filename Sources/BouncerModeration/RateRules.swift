@@ -123,21 +123,15 @@ public struct RateRules: Sendable {
         case .flood(let threshold, _, let similarity)?:
             // A band shared is a candidate; the sketches confirm it (or the text is the same).
             let kin = similarity == .identical ? earlier.count : earlier.count { $0.likeness >= MessageFeatures.similarityThreshold }
-            return kin + 1 >= threshold ? [wholeText(text)] : nil
+            return kin + 1 >= threshold ? [MatchSpan.wholeText(text)] : nil
         case .mentions(let max)?:
             return features.mentions.count > max ? Array(features.mentions.prefix(CompiledRuleSet.maxReportedSpans)) : nil
         case .links(let max, let window)?:
             let inWindow = window == nil ? 0 : earlier.reduce(0) { $0 + $1.weight }
             guard features.links.count > max || (features.links.count > 0 && inWindow + features.links.count > max) else { return nil }
             return Array(features.links.prefix(CompiledRuleSet.maxReportedSpans))
-        case nil:
+        case .score?, nil:
             return nil
         }
-    }
-
-    /// A flood's match: the whole message.
-    private static func wholeText(_ text: String) -> MatchSpan {
-        let scalars = text.unicodeScalars.count
-        return MatchSpan(text: text, start: 0, end: scalars, utf16Start: 0, utf16End: text.utf16.count)
     }
 }

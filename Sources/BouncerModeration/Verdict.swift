@@ -9,14 +9,20 @@ public struct Verdict: Sendable, Equatable {
         public var priority: Int
         /// Every place the rule matched, in text order.
         public var matched: [MatchSpan]
+        /// A score rule's attribute, and the text's score for it.
+        public var attribute: String?
+        public var score: Double?
 
-        public init(ruleID: String, name: String, kind: RuleKind, action: RuleAction?, priority: Int, matched: [MatchSpan]) {
+        public init(ruleID: String, name: String, kind: RuleKind, action: RuleAction?, priority: Int, matched: [MatchSpan],
+                    attribute: String? = nil, score: Double? = nil) {
             self.ruleID = ruleID
             self.name = name
             self.kind = kind
             self.action = action
             self.priority = priority
             self.matched = matched
+            self.attribute = attribute
+            self.score = score
         }
 
         /// The order of a verdict's rules: strongest action first, then higher priority, then
@@ -40,6 +46,8 @@ public struct Verdict: Sendable, Equatable {
     public var observed: [RuleMatch]
     /// The text with the matches of `mask_flag` rules masked, when that is the verdict.
     public var maskedText: String?
+    /// The classifier's scores of the text (none when no classifier is in force).
+    public var scores = HarmScores()
 
     public init(action: RuleAction?, rules: [RuleMatch], observed: [RuleMatch] = [], maskedText: String?) {
         self.action = action
@@ -58,8 +66,10 @@ public struct Verdict: Sendable, Equatable {
         let merged = (rules + extra).sorted(by: RuleMatch.precedes)
         let action = merged.first?.action
         // A mask comes from text rules; it stands only while one of them decides.
-        return Verdict(action: action, rules: merged, observed: (observed + extraObserved).sorted(by: RuleMatch.precedes),
-                       maskedText: action == self.action ? maskedText : nil)
+        var verdict = Verdict(action: action, rules: merged, observed: (observed + extraObserved).sorted(by: RuleMatch.precedes),
+                              maskedText: action == self.action ? maskedText : nil)
+        verdict.scores = scores
+        return verdict
     }
 
     public static let none = Verdict(action: nil, rules: [], maskedText: nil)

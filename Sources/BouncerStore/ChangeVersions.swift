@@ -3,7 +3,7 @@
 /// a kind when the store's version is ahead of the one it has in force, and swaps a reload in only
 /// over an older one, so changes finishing in any order leave the latest in force.
 public enum ChangeTopic: String, Sendable, CaseIterable {
-    case rules, settings, overrides, bans
+    case rules, settings, overrides, bans, classifier
 }
 
 public protocol ChangeVersionRepository: Sendable {

@@ -2,7 +2,8 @@ import BouncerDomain
 /// What the service holds a store by, whichever it is: every repository, and closing.
 public protocol ServiceStore: MessageRepository, FlagRepository, RuleRepository, ModerationRepository, SettingsRepository,
     LocalizationOverrideRepository, StoreHealthRepository, ServiceMetadataRepository, ChangeVersionRepository, EventRepository,
-    WebhookRepository, RuleStatsRepository, MessageHistoryRepository, MatrixRoomRepository, AppealRepository, StrikeRepository {
+    WebhookRepository, RuleStatsRepository, MessageHistoryRepository, MatrixRoomRepository, AppealRepository, StrikeRepository,
+    ClassifierRepository {
     /// Where the store is, for logs: a file's path, or a server's host and database (never a password).
     var location: String { get }
     /// Starts calling `changed` soon after any instance commits a change of shared state (a

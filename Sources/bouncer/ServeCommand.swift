@@ -33,6 +33,10 @@ enum ServeCommand {
     ] + secretOptions + [
         OptionSpec(name: "localization-dir", environment: "BOUNCER_LOCALIZATION_DIR", valueName: "DIR",
                    help: "<locale>.lproj/Localizable.strings files that override the bundled texts"),
+        OptionSpec(name: "harm-model", environment: "BOUNCER_HARM_MODEL", valueName: "MODEL",
+                   help: "the harm-score model at start: `bundled` (default, English toxicity), a model file from `bouncer train`, or `none` to score nothing (a version activated through the API replaces it)"),
+        OptionSpec(name: "harm-training-data", environment: "BOUNCER_HARM_TRAINING_DATA", valueName: "FILE",
+                   help: "a labelled file (CSV `label,text`, or JSON lines) that every training through POST /v1/classifiers/train includes"),
         OptionSpec(name: "default-locale", environment: "BOUNCER_DEFAULT_LOCALE", valueName: "TAG",
                    help: "the locale of requests that ask for none Bouncer has (default en)"),
         OptionSpec(name: "log-level", environment: "BOUNCER_LOG_LEVEL", valueName: "LEVEL", help: "trace, debug, info, notice, warning (or warn), error or critical (default info)"),
@@ -91,6 +95,8 @@ enum ServeCommand {
         applySecretOptions(parsed, to: &configuration)
         configuration.localizationDirectory = parsed.values["localization-dir"]
         if let locale = parsed.values["default-locale"] { configuration.defaultLocale = locale }
+        if let model = parsed.values["harm-model"] { configuration.harmModel = model }
+        if let data = parsed.values["harm-training-data"] { configuration.harmTrainingData = data }
         if let name = parsed.values["log-level"] {
             guard let level = Logger.Level(name: name) else {
                 throw UsageError(description: "--log-level must be one of \(Logger.Level.acceptedNames), not \(name)")

@@ -40,7 +40,7 @@ import TestSupport
         let store = try await Self.store(directory)
         defer { store.close() }
         let rules = try await Rules(repository: store, logger: Logger(level: .error), metrics: Metrics.service())
-        let runner = DryRunner(rules: rules, history: store, logger: Logger(level: .error))
+        let runner = DryRunner(rules: rules, classifier: Classifier(nil), history: store, logger: Logger(level: .error))
         let candidates: @Sendable () throws -> [RuleDefinition] = {
             [RuleDefinition(id: "dry-run-1", kind: .word, pattern: "plain", action: .flag)]
         }

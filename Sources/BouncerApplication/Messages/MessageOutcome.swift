@@ -15,8 +15,10 @@ package struct MessageOutcome {
         self.text = text
         state = MessageState(after: verdict.action)
         guard let action = verdict.action else {
-            // Observed rules act on nothing, but moderators see what they found.
-            if !verdict.observed.isEmpty { moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: false).json }
+            // Observed rules act on nothing, but moderators see what they found, and the scores.
+            if !verdict.observed.isEmpty || !verdict.scores.isEmpty {
+                moderation = ModerationRecord(verdict: verdict, originalText: text, flagged: false).json
+            }
             return
         }
         if action.filesSystemFlag { flagRule = verdict.decidingRule?.ruleID }

@@ -12,6 +12,8 @@ package struct ModerationRecord: Codable, Sendable, Equatable {
     package var flagged: Bool
     /// The rules in observe mode that matched (absent when none did): for moderators only.
     package var observed: [VerdictRule]?
+    /// The classifier's scores (absent without a classifier): for moderators only.
+    package var scores: ScoresJSON?
 
     package init(verdict: Verdict, originalText: String, flagged: Bool) {
         action = verdict.action?.rawValue ?? "none"
@@ -19,23 +21,28 @@ package struct ModerationRecord: Codable, Sendable, Equatable {
         original_text = originalText
         self.flagged = flagged
         observed = verdict.observed.isEmpty ? nil : verdict.observed.map(VerdictRule.init)
+        scores = verdict.scores.isEmpty ? nil : ScoresJSON(verdict.scores)
     }
 
-    /// The record as the message's author sees it: without what observed rules found.
+    /// The record as the message's author sees it: without what observed rules found, and
+    /// without scores; a score rule's entry without its score.
     package static func forAuthor(_ stored: String) -> String {
-        guard stored.utf8.count > 12, mentionsObserved(stored), var record = decode(stored) else { return stored }
+        guard stored.utf8.count > 12, mentions(#""observed":"#, stored) || mentions(#""scores":"#, stored) || mentions(#""score":"#, stored),
+              var record = decode(stored) else { return stored }
         record.observed = nil
+        record.scores = nil
+        for index in record.rules.indices { record.rules[index].score = nil }
         return record.json
     }
 
-    /// Whether the stored record has an `observed` member, looked for in its bytes: every
-    /// moderated send's answer asks. (The standard library's `contains` of one collection in
-    /// another is generic code that builds a searcher, and looks up type metadata, at each call:
-    /// nearly 6% of the server's samples in a send benchmark.)
-    private static func mentionsObserved(_ stored: String) -> Bool {
+    /// Whether the stored record has `key` in its bytes: every moderated send's answer asks.
+    /// (The standard library's `contains` of one collection in another is generic code that
+    /// builds a searcher, and looks up type metadata, at each call: nearly 6% of the server's
+    /// samples in a send benchmark.)
+    private static func mentions(_ key: StaticString, _ stored: String) -> Bool {
         var stored = stored
         return stored.withUTF8 { bytes in
-            observedKey.withUTF8Buffer { key in
+            key.withUTF8Buffer { key in
                 guard bytes.count >= key.count else { return false }
                 return (0...(bytes.count - key.count)).contains { start in
                     bytes[start] == key[0] && memcmp(bytes.baseAddress! + start, key.baseAddress!, key.count) == 0
@@ -43,8 +50,6 @@ package struct ModerationRecord: Codable, Sendable, Equatable {
             }
         }
     }
-
-    private static let observedKey: StaticString = #""observed":"#
 
     /// The stored form, written by hand: it is built for every moderated message as it is sent.
     /// `decode` reads it back (and anything `JSONEncoder` wrote before), with the strict parser.
@@ -60,6 +65,10 @@ package struct ModerationRecord: Codable, Sendable, Equatable {
             out.append(contentsOf: #","observed":"#.utf8)
             Self.append(observed, to: &out)
         }
+        if let scores {
+            out.append(contentsOf: #","scores":"#.utf8)
+            scores.append(to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
@@ -73,6 +82,13 @@ package struct ModerationRecord: Codable, Sendable, Equatable {
             JSONText.appendMember(#","kind":"#, rule.kind, to: &out)
             if let action = rule.action {
                 JSONText.appendMember(#","action":"#, action, to: &out)
+            }
+            if let attribute = rule.attribute {
+                JSONText.appendMember(#","attribute":"#, attribute, to: &out)
+            }
+            if let score = rule.score {
+                out.append(contentsOf: #","score":"#.utf8)
+                JSONText.appendNumber(score, to: &out)
             }
             out.append(contentsOf: #","matched":["#.utf8)
             for (spanIndex, span) in rule.matched.enumerated() {

@@ -6,10 +6,12 @@ import Foundation
 import Locking
 import Synchronization
 
-/// Judges messages by every rule in force: the text rules of the compiled set and the rate rules,
-/// for the sender's role and age; and counts each rule's hits for its statistics.
+/// Judges messages by every rule in force: the text rules of the compiled set, the rate rules, and
+/// the score rules with the classifier's scores, for the sender's role and age; and counts each
+/// rule's hits for its statistics.
 package final class MessageJudge: Sendable {
     package let rules: Rules
+    package let classifier: Classifier
     package let hits: RuleHits
     package let senders: SenderAges
     package let rates: RateRules
@@ -22,8 +24,9 @@ package final class MessageJudge: Sendable {
     /// that gives way to them.
     package var messagesJudged: Int { judged.load(ordering: .relaxed) }
 
-    package init(rules: Rules, store: any ServiceStore, metrics: Metrics, logger: Logger) {
+    package init(rules: Rules, classifier: Classifier, store: any ServiceStore, metrics: Metrics, logger: Logger) {
         self.rules = rules
+        self.classifier = classifier
         self.metrics = metrics
         self.logger = logger
         hits = RuleHits(store: store, metrics: metrics, logger: logger)
@@ -51,11 +54,7 @@ package final class MessageJudge: Sendable {
     /// What `moderation/check` answers: every rule, for no particular sender; rate rules judge the
     /// text alone (a sender's earlier messages are not asked for). Counts nothing.
     package func check(_ text: String, channel: String?) -> Verdict {
-        let ruleSet = rules.engine.ruleSet
-        guard !ruleSet.rateRules.isEmpty else { return ruleSet.check(text, channel: channel) }
-        let normalized = NormalizedText(text)
-        let matches = RateRules.judgeAlone(text, normalizedWords: normalized.words, rules: ruleSet.rateRules, channel: channel, sender: nil)
-        return ruleSet.check(normalized, channel: channel).adding(rules: matches.rules, observed: matches.observed)
+        TextJudgement.alone(text, rules.engine.ruleSet, model: classifier.model, channel: channel, sender: nil)
     }
 
     private func judge(_ text: String, channel: String?, _ identity: Identity, records: Bool,
@@ -82,14 +81,21 @@ package final class MessageJudge: Sendable {
     private func judge(_ text: String, channel: String?, _ identity: Identity, age: Double, _ ruleSet: CompiledRuleSet,
                        records: Bool, completion: @escaping @Sendable (Result<Verdict, any Error>) -> Void) {
         let sender = SenderFacts(userID: identity.userID, role: identity.role, secondsSinceFirstSeen: age)
-        guard !ruleSet.rateRules.isEmpty else {
+        let model = classifier.model
+        guard !ruleSet.rateRules.isEmpty || model != nil else {
             let verdict = ruleSet.check(text, channel: channel, sender: sender)
             hits.count(verdict)
             return completion(.success(verdict))
         }
-        // Normalized once, for the text rules and the flood rules' likeness both.
+        // Normalized once, for the text rules, the classifier and the flood rules' likeness.
         let normalized = NormalizedText(text)
-        let verdict = ruleSet.check(normalized, channel: channel, sender: sender)
+        let textVerdict = ruleSet.check(normalized, channel: channel, sender: sender)
+        let verdict = model.map { TextJudgement.withScores(textVerdict, $0.harmScores(normalized), text: text, ruleSet, channel: channel, sender: sender) }
+            ?? textVerdict
+        guard !ruleSet.rateRules.isEmpty else {
+            hits.count(verdict)
+            return completion(.success(verdict))
+        }
         let done: @Sendable (Result<RateRules.Matches, any Error>) -> Void = { [self] matches in
             switch matches {
             case .success(let matches):

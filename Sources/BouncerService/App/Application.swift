@@ -21,11 +21,13 @@ public final class Application: Sendable {
     let eventFeed: EventFeed
     let webhooks: WebhookDispatcher
     let judge: MessageJudge
+    let classifiers: ClassifierService
     /// Every route with who may call it, as served.
     let routeTable: [Routes.Entry]
 
     init(configuration: ServiceConfiguration, logger: Logger, store: any ServiceStore, server: HTTPServer, changes: ChangeFollower?,
-         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher, judge: MessageJudge, routeTable: [Routes.Entry]) {
+         eventPruner: EventPruner, eventFeed: EventFeed, webhooks: WebhookDispatcher, judge: MessageJudge, classifiers: ClassifierService,
+         routeTable: [Routes.Entry]) {
         self.configuration = configuration
         self.logger = logger
         self.store = store
@@ -35,6 +37,7 @@ public final class Application: Sendable {
         self.eventFeed = eventFeed
         self.webhooks = webhooks
         self.judge = judge
+        self.classifiers = classifiers
         self.routeTable = routeTable
     }
 
@@ -59,6 +62,7 @@ public final class Application: Sendable {
         eventFeed.stop()
         webhooks.stop()
         await judge.stop()
+        classifiers.stop()
         store.close()
         logger.info("stopped")
         logger.flush()
@@ -112,8 +116,12 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     let eventFeed = EventFeed(repository: store, logger: logger, heartbeatInterval: configuration.eventHeartbeat,
                               limits: EventFeed.Limits(perIdentity: 8, total: max(1, configuration.limits.maxConnections / 4)))
     metrics.gauge("bouncer_event_streams", "Event streams (GET /v1/events/stream) open now.") { Double(eventFeed.streamCount) }
-    let judge = MessageJudge(rules: rules, store: store, metrics: metrics, logger: logger)
-    let routes = makeRoutes(store: store, localization: localization, rules: rules, judge: judge, settings: settings, bans: bans, metrics: metrics,
+    let classifiers = ClassifierService(configured: try configuration.loadHarmModel(), store: store, audit: Audit(repository: store), logger: logger,
+                                        options: ClassifierService.Options(baseData: configuration.harmTrainingData))
+    try await classifiers.load()
+    let judge = MessageJudge(rules: rules, classifier: classifiers.classifier, store: store, metrics: metrics, logger: logger)
+    let routes = makeRoutes(store: store, localization: localization, rules: rules, judge: judge, classifiers: classifiers, settings: settings,
+                            bans: bans, metrics: metrics,
                             authenticator: Authenticator(verifier: TokenVerifier(secret: secret.key), logger: logger), eventFeed: eventFeed,
                             webhookAllowPrivate: configuration.webhookAllowPrivate,
                             sendLimiter: sendLimiter, availability: availability,
@@ -144,7 +152,9 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
     metrics.gauge("bouncer_settings_version", "Version of the settings in force here.") { Double(settings.version) }
     metrics.gauge("bouncer_overrides_version", "Version of the localization overrides in force here.") { Double(localization.version) }
     metrics.gauge("bouncer_bans_version", "Version of the bans in force here.") { Double(bans.version) }
-    let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans),
+    metrics.gauge("bouncer_classifier_version", "Version of the harm-score classifier in force here.") { Double(classifiers.version) }
+    let changes = ChangeFollower(.init(store: store, rules: rules, settings: settings, localization: localization, bans: bans,
+                                       classifiers: classifiers),
                                  logger: logger, metrics: metrics)
     let eventPruner = EventPruner(repository: store, retention: configuration.eventRetention, logger: logger)
     var webhookLimits = WebhookDispatcher.Limits()
@@ -158,7 +168,8 @@ public func buildApplication(_ configuration: ServiceConfiguration, logger: Logg
                                      limits: webhookLimits, logger: logger, metrics: metrics)
     metrics.gauge("bouncer_webhook_deliveries_in_flight", "Webhook deliveries being attempted now.") { Double(webhooks.deliveriesInFlight) }
     return Application(configuration: configuration, logger: logger, store: store, server: server, changes: changes,
-                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks, judge: judge, routeTable: routes.table)
+                       eventPruner: eventPruner, eventFeed: eventFeed, webhooks: webhooks, judge: judge, classifiers: classifiers,
+                       routeTable: routes.table)
 }
 
 /// The store the configuration names: PostgreSQL at `databaseURL` (its migrations are the
@@ -200,7 +211,8 @@ private func describe(_ source: SigningSecret.Source) -> String {
 
 /// Every route of the service, with who may call it. Every part is given, none made here: a part
 /// left out would be a second judge, feed or set of metrics, apart from the service's own.
-func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge, settings: LiveSettings, bans: BanList,
+func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rules, judge: MessageJudge, classifiers: ClassifierService,
+                settings: LiveSettings, bans: BanList,
                 metrics: Metrics, authenticator: Authenticator, eventFeed: EventFeed, webhookAllowPrivate: Bool, sendLimiter: RateLimiter,
                 availability: StoreAvailability, backupDirectory: String, integrations: Integrations, logger: Logger) -> Routes {
     var routes = Routes(authenticator: authenticator, sendLimiter: sendLimiter, sharedSendRates: store.sharedSendRates)
@@ -211,9 +223,10 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
     LocalizationRoutes(localization: localization, audit: audit).register(in: &routes)
     RulesRoutes(rules: rules, judge: judge, audit: audit, maxMessageLength: { settings.value.max_message_length }).register(in: &routes)
     RuleStatsRoutes(repository: store, hits: judge.hits).register(in: &routes)
-    DryRunRoutes(runner: DryRunner(rules: rules, history: store, sendsSoFar: { judge.messagesJudged }, logger: authenticator.logger))
+    DryRunRoutes(runner: DryRunner(rules: rules, classifier: judge.classifier, history: store, sendsSoFar: { judge.messagesJudged }, logger: authenticator.logger))
         .register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
+    ClassifierRoutes(service: classifiers, maxTextLength: { settings.value.max_message_length }).register(in: &routes)
     let messages = MessageService(store: store, judge: judge, settings: settings, events: localization.messageEvents, bans: bans,
                                   audit: audit, metrics: metrics)
     MessagesRoutes(service: messages, localization: localization).register(in: &routes)

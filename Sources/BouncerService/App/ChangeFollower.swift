@@ -4,7 +4,8 @@ import BouncerStore
 import Foundation
 import Locking
 
-/// Keeps this instance's copies of shared state (rules, settings, localization overrides, bans)
+/// Keeps this instance's copies of shared state (rules, settings, localization overrides, bans,
+/// the classifier in force)
 /// level with a store that other instances share: when the store announces a change, and on a
 /// timer in case an announcement was missed (a dropped connection), it compares each topic's
 /// version in the store with the one in force here and reloads what is behind. Changes this
@@ -19,6 +20,7 @@ final class ChangeFollower: Sendable {
         let settings: LiveSettings
         let localization: Localization
         let bans: BanList
+        let classifiers: ClassifierService
     }
 
     /// Starts following, or nil when the store is this instance's alone.
@@ -75,6 +77,9 @@ final class ChangeFollower: Sendable {
         }
         if behind(.bans, shared.bans.version) {
             shared.bans.apply(try await shared.store.allActiveBans(now: Timestamp.now()))
+        }
+        if behind(.classifier, shared.classifiers.version) {
+            try await shared.classifiers.reload()
         }
         if behind(.rules, shared.rules.version) {
             let snapshot = try await shared.store.allRules()

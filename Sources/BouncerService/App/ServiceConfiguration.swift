@@ -1,3 +1,4 @@
+import BouncerClassifier
 import BouncerApplication
 import BouncerIdentity
 import BouncerSQLite
@@ -56,6 +57,28 @@ public struct ServiceConfiguration: Sendable {
 
     public init() {}
 
+    /// The harm-score model at start: `bundled`, `none`, or a model file's path.
+    public var harmModel = "bundled"
+    /// A labelled file every training through the API starts from (nil: none).
+    public var harmTrainingData: String?
+
+    /// The harm-score model configured (nil for `none`).
+    public func loadHarmModel() throws -> HarmModel? {
+        switch harmModel {
+        case "none": return nil
+        case "bundled", "": return BundledModel.model
+        case let path:
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(description: "cannot read the harm model \(path) (--harm-model)")
+            }
+            do {
+                return try ModelFile.decode([UInt8](data))
+            } catch {
+                throw ConfigurationError(description: "the harm model \(path) cannot be used: \(error.description)")
+            }
+        }
+    }
+
     /// The token secret as configured, generated into the data directory when none is.
     public func loadSigningSecret() throws -> SigningSecret {
         try SigningSecret.load(environmentValue: jwtSecretFile == nil ? jwtSecret : nil, file: jwtSecretFile,
@@ -85,4 +108,9 @@ public struct Integrations: Sendable {
     var matrixEnabled: Bool { !(matrixSecret ?? "").isEmpty }
     var matrixFeedbackEnabled: Bool { !(matrixHomeserverURL ?? "").isEmpty && !(matrixAccessToken ?? "").isEmpty }
     var streamEnabled: Bool { !(streamAPISecret ?? "").isEmpty && !(streamAPIKey ?? "").isEmpty }
+}
+
+/// A setting that cannot be used; the service does not start.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
 }

@@ -20,6 +20,7 @@ struct LocalizedProblemRenderer: ProblemRenderer {
         case let refusal as ReviewRefusal: refusal.problem
         case let refusal as AppealDecisionRefusal: refusal.problem
         case let refusal as BanRefusal: refusal.problem
+        case let refusal as ClassifierRefusal: refusal.problem
         default: availability?.problem(for: error)
         }
     }

@@ -1,4 +1,5 @@
 import BouncerApplication
+import BouncerClassifier
 import BouncerDomain
 import BouncerModeration
 import BouncerStore
@@ -43,6 +44,9 @@ final class DryRunner: Sendable {
     static let restPerWork = 4.0
 
     private let rules: Rules
+    private let classifier: Classifier
+    /// What the classifier in force scores: the attributes candidate score rules may name.
+    var attributes: [String] { classifier.attributes }
     private let history: any MessageHistoryRepository
     /// Messages judged so far by the instance: tells the dry run how busy sends are.
     private let sendsSoFar: @Sendable () -> Int
@@ -50,7 +54,8 @@ final class DryRunner: Sendable {
     private let worker = LowPriorityWorker(label: "bouncer.rules.dry-run")
     private let running = Locked(false)
 
-    init(rules: Rules, history: any MessageHistoryRepository, sendsSoFar: @escaping @Sendable () -> Int = { 0 }, logger: Logger) {
+    init(rules: Rules, classifier: Classifier, history: any MessageHistoryRepository, sendsSoFar: @escaping @Sendable () -> Int = { 0 }, logger: Logger) {
+        self.classifier = classifier
         self.rules = rules
         self.history = history
         self.sendsSoFar = sendsSoFar
@@ -72,11 +77,11 @@ final class DryRunner: Sendable {
         }
         defer { running.withLock { $0 = false } }
         let started = ContinuousClock.now
-        let (rules, history, sendsSoFar, logger) = (self.rules, self.history, self.sendsSoFar, self.logger)
+        let (rules, history, sendsSoFar, logger, model) = (self.rules, self.history, self.sendsSoFar, self.logger, classifier.model)
         let outcome: Result<Report, Error> = await worker.run {
             Result {
                 let definitions = try candidates()
-                let judge = try Judge(candidates: definitions, rules: rules)
+                let judge = try Judge(candidates: definitions, rules: rules, model: model)
                 logger.info("dry run started", ["rules": .int(definitions.count), "limit": .int(limit)])
                 return try Self.scan(judge, history: history, filter: filter, limit: limit, started: started, sendsSoFar: sendsSoFar,
                                      clientGone: clientGone)
@@ -144,6 +149,8 @@ final class DryRunner: Sendable {
         }
 
         let current: CompiledRuleSet
+        /// The classifier in force when the run began.
+        let model: HarmModel?
         /// The candidates and, unless one of them is an allow rule, the allow rules in force (which
         /// exempt text from candidates as from any rule): its verdict is added to the current one.
         /// With a candidate allow rule, the rules in force and the candidates compiled as one.
@@ -151,8 +158,9 @@ final class DryRunner: Sendable {
         let whole: Bool
         let candidateIDs: Set<String>
 
-        init(candidates definitions: [RuleDefinition], rules: Rules) throws(HTTPError) {
+        init(candidates definitions: [RuleDefinition], rules: Rules, model: HarmModel?) throws(HTTPError) {
             current = rules.engine.ruleSet
+            self.model = model
             candidateIDs = Set(definitions.map(\.id))
             whole = definitions.contains { $0.kind == .allow }
             let set = whole ? current.rules + definitions
@@ -164,27 +172,28 @@ final class DryRunner: Sendable {
             }
         }
 
-        /// Text rules and the rate rules' look at the message alone: history has no sender to
-        /// judge by, so flood rules and link windows are not replayed.
-        private func verdict(_ set: CompiledRuleSet, _ message: HistoryMessage) -> Verdict {
-            let verdict = set.check(message.text, channel: message.channelID)
-            guard !set.rateRules.isEmpty else { return verdict }
-            let matches = RateRules.judgeAlone(message.text, rules: set.rateRules, channel: message.channelID, sender: nil)
-            return verdict.adding(rules: matches.rules, observed: matches.observed)
+        /// The text rules, the rate rules' look at the message alone and the score rules: history
+        /// has no sender to judge by, so flood rules and link windows are not replayed.
+        private func verdict(_ set: CompiledRuleSet, _ message: HistoryMessage, _ normalized: NormalizedText, _ scores: HarmScores) -> Verdict {
+            TextJudgement.alone(message.text, normalized: normalized, set, scores: scores, channel: message.channelID, sender: nil)
         }
 
         func judge(_ page: [HistoryMessage]) -> PageOutcome {
             var outcome = PageOutcome()
             for message in page {
-                let before = verdict(current, message)
+                // Normalized and scored once, for both rule sets.
+                let normalized = NormalizedText(message.text)
+                let scores = model?.harmScores(normalized) ?? HarmScores()
+                func verdict(_ set: CompiledRuleSet) -> Verdict { self.verdict(set, message, normalized, scores) }
+                let before = verdict(current)
                 let after: Verdict
                 let hits: [Verdict.RuleMatch]
                 if whole {
-                    after = verdict(candidates, message)
+                    after = verdict(candidates)
                     hits = (after.rules + after.observed).filter { candidateIDs.contains($0.ruleID) }
                     guard !hits.isEmpty || after.action != before.action else { continue }
                 } else {
-                    let added = verdict(candidates, message)
+                    let added = verdict(candidates)
                     hits = (added.rules + added.observed).filter { candidateIDs.contains($0.ruleID) }
                     guard !hits.isEmpty else { continue }
                     after = before.adding(rules: added.rules.filter { candidateIDs.contains($0.ruleID) },

@@ -34,14 +34,14 @@ struct DryRunRoutes: Sendable {
                 let since = try input.since.map { text throws(HTTPError) in try QueryValues.timestamp(text, "since") }
                 let until = try input.until.map { text throws(HTTPError) in try QueryValues.timestamp(text, "until") }
                 let now = Timestamp.now()
-                let (rules, userID) = (input.rules, identity.userID)
+                let (rules, userID, attributes) = (input.rules, identity.userID, runner.attributes)
                 // Made on the dry run's own thread once it has the one slot: checking a candidate
                 // compiles its pattern, which takes real time for a hundred regexes.
                 let candidates: @Sendable () throws -> [RuleDefinition] = {
                     try rules.enumerated().map { index, rule in
                         // Ids no stored rule has, so the candidates' matches are told apart.
                         let checked = Result { () throws(HTTPError) in
-                            try RulesRoutes.validated(rule, base: nil, id: "dry-run-\(index + 1)", now: now, by: userID)
+                            try RulesRoutes.validated(rule, base: nil, id: "dry-run-\(index + 1)", now: now, by: userID, attributes: attributes)
                         }
                         switch checked {
                         case .success(let stored): return stored.definition

@@ -124,7 +124,8 @@ struct RulesRoutes: Sendable {
             group.post("/rules", .admin) { request, identity in
                 let input = try request.decodeJSON(RuleInput.self)
                 let now = Timestamp.now()
-                let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID)
+                let rule = try Self.validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: identity.userID,
+                                              attributes: judge.classifier.attributes)
                 let snapshot = try await rules.repository.insertRules(
                     [rule], events: [.of(.ruleChanged, RuleChange(change: "created", rule: RuleJSON(rule), count: nil))])
                 try await Self.apply(snapshot, rules)
@@ -138,7 +139,8 @@ struct RulesRoutes: Sendable {
             group.patch("/rules/{id}", .admin) { request, identity in
                 let input = try request.decodeJSON(RuleInput.self)
                 guard let existing = try await rules.repository.rule(id: try request.parameter("id")) else { throw Self.notFound }
-                let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID)
+                let rule = try Self.validated(input, base: existing, id: existing.id, now: Timestamp.now(), by: identity.userID,
+                                              attributes: judge.classifier.attributes)
                 guard let snapshot = try await rules.repository.updateRule(
                     rule, events: [.of(.ruleChanged, RuleChange(change: "updated", rule: RuleJSON(rule), count: nil))]) else { throw Self.notFound }
                 try await Self.apply(snapshot, rules)
@@ -154,7 +156,7 @@ struct RulesRoutes: Sendable {
                 return Response(status: .noContent)
             }
             group.post("/rules/import", .admin, maxBodyBytes: Self.importBodyLimit) { request, identity in
-                let imported = try Self.importedRules(request, by: identity.userID)
+                let imported = try Self.importedRules(request, by: identity.userID, attributes: judge.classifier.attributes)
                 let snapshot = try await rules.repository.insertRules(imported, events: [.of(.ruleChanged, RuleChange<RuleJSON>.imported(imported.count))])
                 try await Self.apply(snapshot, rules)
                 try await audit.record(identity, "rule.import", "rules", String(imported.count), details: ["count": String(imported.count)])
@@ -205,8 +207,10 @@ struct RulesRoutes: Sendable {
     /// Longest `new_users_only_seconds`: a year.
     static let maxNewUserSeconds = 366 * 86_400
 
-    /// A complete, checked rule from a client's fields over `base` (for an update).
-    static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String) throws(HTTPError) -> StoredRule {
+    /// A complete, checked rule from a client's fields over `base` (for an update). `attributes`:
+    /// what the classifier in force scores, which a score rule must name one of.
+    static func validated(_ input: RuleInput, base: StoredRule?, id: String, now: String, by actor: String,
+                          attributes: [String]) throws(HTTPError) -> StoredRule {
         guard let kind = try input.kind.map(kind) ?? base?.kind else { throw HTTPError.badRequest("invalid_field", "`kind` is required.").keyed("field.missing", "kind") }
         var action: RuleAction?
         if kind.takesAction {
@@ -222,7 +226,7 @@ struct RulesRoutes: Sendable {
         let sameKind = base?.kind == kind
         var pattern = ""
         var params: RuleParams?
-        if kind.isRate {
+        if kind.takesParams {
             // A pattern given is not used, but held to the same bound as any.
             if let given = input.pattern, given.unicodeScalars.count > PatternCompiler.maxPatternLength {
                 let reason = "the pattern is longer than \(PatternCompiler.maxPatternLength) characters"
@@ -237,14 +241,19 @@ struct RulesRoutes: Sendable {
             } catch {
                 throw HTTPError.badRequest("invalid_field", error.reason + ".").keyed(error.key, arguments: error.arguments)
             }
+            if case .score(let attribute, _)? = params, !attributes.contains(attribute) {
+                let known = attributes.isEmpty ? "none: harm scores are off" : attributes.joined(separator: ", ")
+                throw HTTPError.badRequest("invalid_field", "`params.attribute` \(attribute) is not scored by the classifier in force (it scores \(known)).")
+                    .keyed("rules.unknown_attribute", attribute, known)
+            }
         } else {
             if input.params != nil { throw HTTPError.badRequest("invalid_field", "\(kind.rawValue) rules take no `params`.").keyed("rules.no_params", kind.rawValue) }
-            guard let given = input.pattern ?? (base?.kind.isRate == false ? base?.pattern : nil) else {
+            guard let given = input.pattern ?? (base?.kind.takesParams == false ? base?.pattern : nil) else {
                 throw HTTPError.badRequest("invalid_field", "`pattern` is required.").keyed("field.missing", "pattern")
             }
             pattern = given
         }
-        let name = input.name ?? base?.name ?? String(String.UnicodeScalarView((kind.isRate ? kind.rawValue : pattern).unicodeScalars.prefix(100)))
+        let name = input.name ?? base?.name ?? String(String.UnicodeScalarView((kind.takesParams ? kind.rawValue : pattern).unicodeScalars.prefix(100)))
         guard name.unicodeScalars.count <= maxNameLength else { throw HTTPError.badRequest("invalid_field", "`name` is longer than \(maxNameLength) characters.").keyed("field.too_long", "name", maxNameLength) }
         let channels = input.channels ?? base?.channels ?? ["*"]
         guard !channels.isEmpty, channels.count <= maxChannels, channels.allSatisfy(ChannelPattern.isValid) else {
@@ -270,7 +279,7 @@ struct RulesRoutes: Sendable {
         if let newUsersOnly, !(1...maxNewUserSeconds).contains(newUsersOnly) {
             throw HTTPError.badRequest("invalid_field", "`new_users_only_seconds` must be from 1 to \(maxNewUserSeconds), or null.").keyed("rules.new_users_only", maxNewUserSeconds)
         }
-        if !kind.isRate {
+        if !kind.takesParams {
             do {
                 try PatternCompiler.validate(kind: kind, pattern: pattern)
             } catch {
@@ -295,7 +304,7 @@ struct RulesRoutes: Sendable {
 
     /// The rules of an import, all checked: JSON `{"rules":[...]}` or one pattern a line with
     /// `kind` and `action` in the query. Any refused rule refuses the whole import.
-    static func importedRules(_ request: Request, by actor: String) throws(HTTPError) -> [StoredRule] {
+    static func importedRules(_ request: Request, by actor: String, attributes: [String]) throws(HTTPError) -> [StoredRule] {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         var inputs: [(position: Int, input: RuleInput)] = []
         let positionName: String
@@ -330,7 +339,7 @@ struct RulesRoutes: Sendable {
         var refusedCount = 0
         for (position, input) in inputs {
             do {
-                accepted.append(try validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: actor))
+                accepted.append(try validated(input, base: nil, id: TimeOrderedID.make(), now: now, by: actor, attributes: attributes))
             } catch {
                 refusedCount += 1
                 if refusals.count < maxReportedErrors {
