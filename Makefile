@@ -106,6 +106,8 @@ test-steps:
 	$(LIMITED) BOUNCER_BINARY=.build/debug/bouncer scripts/api-conformance.sh
 	scripts/openapi-client-venv.sh >/dev/null
 	$(LIMITED) $$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
+	scripts/scoring-clients-venv.sh >/dev/null
+	$(LIMITED) $$(scripts/scoring-clients-venv.sh) Tests/scoring-apis/run.py --binary .build/debug/bouncer
 	$(LIMITED) FUZZ_RUNS=100000 FUZZ_SEED=1 scripts/fuzz.sh
 	$(MAKE) --no-print-directory sanitize-short-steps
 

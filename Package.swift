@@ -97,6 +97,8 @@ let package = Package(
         .executableTarget(name: "bouncer", dependencies: ["BouncerApplication", "BouncerClassifier", "BouncerDomain", "BouncerPostgres", "BouncerSQLite", "BouncerService", "BouncerStore"]),
         // `make bench`: the rules engine against a naive matcher.
         .executableTarget(name: "RulesBenchmark", dependencies: ["BouncerDomain", "BouncerModeration"]),
+        // `make bench`: texts a second the bundled harm-score model scores on one core.
+        .executableTarget(name: "HarmScoreBenchmark", dependencies: ["BouncerClassifier", "BouncerModeration"]),
         // `make bench`: the baseline the send path is compared with.
         .executableTarget(name: "StoreBenchmark", dependencies: ["BouncerDomain", "BouncerSQLite", "BouncerStore"]),
         // `make bench`: fills a store with a million messages and their flags.

@@ -7,6 +7,9 @@
 # BENCH_EVENT_LOOPS=1 runs each server with that many event loops (default: one a core).
 # BENCH_CONFIG_SECOND='{"strike_policy":...}' PATCHes the second server's /v1/config before the
 # load: one binary given twice then compares a setting on against off.
+# BENCH_RULE_SECOND='{"kind":"score",...}' adds that rule to the second server's benchmark rules.
+# BENCH_SERVE_ARGS_FIRST / BENCH_SERVE_ARGS_SECOND: more `serve` options for one server
+# (`--harm-model none`).
 #
 #   scripts/bench-side-by-side.sh BINARY_A BINARY_B [SECONDS]
 set -euo pipefail
@@ -25,14 +28,15 @@ trap cleanup EXIT
 
 source scripts/bench/send-setup.sh
 source scripts/bench/log-dir.sh
-start() {  # binary port: a server on its own store, with the benchmark's rules and tokens
-  local binary=$1 port=$2 work log
+start() {  # binary port extra-args: a server on its own store, with the benchmark's rules and tokens
+  local binary=$1 port=$2 extra=$3 work log
   work=$(mktemp -d "${TMPDIR:-/tmp}/bouncer-side-by-side.XXXXXX")
   log=$(bench_log_dir "$work")
   dirs+=("$work")
   [ "$log" = "$work" ] || logs+=("$log")
+  # shellcheck disable=SC2086
   "$binary" serve --port "$port" --data-dir "$work/data" --send-rate-per-user 0 ${BENCH_EVENT_LOOPS:+--event-loops "$BENCH_EVENT_LOOPS"} \
-    >"$log/log.jsonl" 2>&1 &
+    $extra >"$log/log.jsonl" 2>&1 &
   servers+=($!)
   if [ "$route" = send ]; then
     prepare_send_bench "$binary" "$port" "$work"
@@ -40,13 +44,19 @@ start() {  # binary port: a server on its own store, with the benchmark's rules 
     for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
   fi
 }
-start "$first" 18201
-start "$second" 18202
+start "$first" 18201 "${BENCH_SERVE_ARGS_FIRST:-}"
+start "$second" 18202 "${BENCH_SERVE_ARGS_SECOND:-}"
 if [ -n "${BENCH_CONFIG_SECOND:-}" ]; then
   admin=$("$second" token --user bench-admin --role admin --data-dir "${dirs[1]}/data")
   curl -fsS -o /dev/null -X PATCH -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
        --data-binary "$BENCH_CONFIG_SECOND" "http://127.0.0.1:18202/v1/config"
   echo "second server's settings: $BENCH_CONFIG_SECOND"
+fi
+if [ -n "${BENCH_RULE_SECOND:-}" ]; then
+  admin=$("$second" token --user bench-admin --role admin --data-dir "${dirs[1]}/data")
+  curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+       --data-binary "$BENCH_RULE_SECOND" "http://127.0.0.1:18202/v1/rules"
+  echo "second server's added rule: $BENCH_RULE_SECOND"
 fi
 ticks() { awk '{print $14 + $15}' "/proc/${servers[$1]}/stat"; }  # index -> the server's CPU ticks
 user_ticks() { awk '{print $14}' "/proc/${servers[$1]}/stat"; }   # of which in user space

@@ -23,6 +23,11 @@ package enum ServiceMetric {
     package static let rulesCompileDuration = Histogram("bouncer_rules_compile_duration_seconds", "Time to compile a rule set.",
                                                 buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10])
     package static let rules = Gauge("bouncer_rules", "Rules in the rule set in force.")
+    package static let scoringRequests = Counter<TwoLabels>("bouncer_scoring_requests_total",
+                                                          "Calls to the scoring APIs other services' clients use (perspective, openai), by outcome (scored, refused).",
+                                                          labels: "api", "outcome")
+    package static let scoredTexts = Counter<OneLabel>("bouncer_scored_texts_total", "Texts scored for the scoring APIs (perspective, openai); nothing is stored.",
+                                                     label: "api")
     package static let sharedStateReloads = Counter<OneLabel>("bouncer_shared_state_reloads_total",
                                                       "Changes another instance made (rules, settings, overrides, bans) reloaded and put in force here.",
                                                       label: "topic")
@@ -48,7 +53,7 @@ package enum ServiceMetric {
         messages.definition, ruleMatches.definition, commitBatchSize.definition, commitDuration.definition, checkpointDuration.definition,
         channelCopyFailures.definition, walFrames.definition, walCheckpointedFrames.definition, storeUnavailable.definition,
         storeConflicts.definition, rulesCompileDuration.definition, rules.definition, sharedStateReloads.definition,
-        rulesDatabaseBytes.definition, webhookAttempts.definition, matrixCallbacks.definition, matrixHomeserverCalls.definition,
+        rulesDatabaseBytes.definition, scoringRequests.definition, scoredTexts.definition, webhookAttempts.definition, matrixCallbacks.definition, matrixHomeserverCalls.definition,
         integrationCopiesLost.definition, streamHooks.definition, rateLedgerFailures.definition,
     ]
 }

@@ -21,9 +21,10 @@ struct Authenticator: Sendable {
                                         headers: ["WWW-Authenticate": invalidTokenChallenge])
 
     /// `queryToken`: without an Authorization header, the `access_token` query parameter is
-    /// taken instead (RFC 6750 section 2.3), for browsers' EventSource, which cannot send headers.
-    /// The access log records paths without their query, so the token is never logged.
-    func identity(for request: Request, queryToken: Bool = false) throws(HTTPError) -> Identity {
+    /// taken instead (RFC 6750 section 2.3), for browsers' EventSource, which cannot send headers;
+    /// `queryName` names another parameter (Perspective's clients send `key`). The access log
+    /// records paths without their query, so the token is never logged.
+    func identity(for request: Request, queryToken: Bool = false, queryName: String = "access_token") throws(HTTPError) -> Identity {
         // A verified credential is remembered as the header's value was sent, so that one seen
         // before (nearly every request's) is found without reading its token out into a string
         // of its own. A query's token is remembered in the header's form, so that it is not
@@ -35,9 +36,9 @@ struct Authenticator: Sendable {
                 throw Self.invalidToken
             }
             credential = value
-        } else if queryToken, let value = request.query("access_token") {
+        } else if queryToken, let value = request.query(queryName) {
             guard !value.isEmpty else {
-                reject(request, because: "`access_token` is empty")
+                reject(request, because: "`\(queryName)` is empty")
                 throw Self.invalidToken
             }
             credential = "Bearer " + value
@@ -47,7 +48,7 @@ struct Authenticator: Sendable {
         let now = Date().timeIntervalSince1970
         if let identity = verified.identity(for: credential, now: now) { return identity }
         guard let token = Self.bearerToken(credential) else {
-            reject(request, because: request.headers["authorization"] == nil ? "`access_token` has a space"
+            reject(request, because: request.headers["authorization"] == nil ? "`\(queryName)` has a space"
                 : "the Authorization header is not one `Bearer <token>`")
             throw Self.invalidToken
         }

@@ -227,6 +227,9 @@ func makeRoutes(store: any ServiceStore, localization: Localization, rules: Rule
         .register(in: &routes)
     SettingsRoutes(settings: settings, audit: audit).register(in: &routes)
     ClassifierRoutes(service: classifiers, maxTextLength: { settings.value.max_message_length }).register(in: &routes)
+    let scoring = HarmScoring(classifier: classifiers.classifier, rules: rules)
+    PerspectiveRoutes(scoring: scoring, localization: localization, metrics: metrics).register(in: &routes)
+    OpenAIModerationRoutes(scoring: scoring, localization: localization, metrics: metrics).register(in: &routes)
     let messages = MessageService(store: store, judge: judge, settings: settings, events: localization.messageEvents, bans: bans,
                                   audit: audit, metrics: metrics)
     MessagesRoutes(service: messages, localization: localization).register(in: &routes)

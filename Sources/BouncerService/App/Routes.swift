@@ -91,6 +91,26 @@ struct Routes {
         table.append(Entry(method: method, path: path, access: .role(minimum)))
     }
 
+    /// A route of another service's API that Bouncer also serves (Perspective's, OpenAI's), for
+    /// callers with a valid token of at least `minimum`, as a header or in the query parameter
+    /// `tokenQuery`: every refusal, the token's and the role's included, is answered in that API's
+    /// own error shape by `refuse`, so that its clients read it as they read that service's.
+    mutating func foreign(_ method: String, _ path: String, _ minimum: Role, tokenQuery: String, maxBodyBytes: Int? = nil,
+                          refuse: @escaping @Sendable (HTTPError, Request) -> Response,
+                          _ handler: @escaping @Sendable (Request, Identity) async throws(HTTPError) -> Response) {
+        let authenticator = self.authenticator
+        router.add(method, path, .async { request in
+            do throws(HTTPError) {
+                let identity = try authenticator.identity(for: request, queryToken: true, queryName: tokenQuery)
+                try Access.require(minimum, identity)
+                return try await handler(request, identity)
+            } catch {
+                return refuse(error, request)
+            }
+        }, maxBodyBytes: maxBodyBytes)
+        table.append(Entry(method: method, path: path, access: .role(minimum)))
+    }
+
     /// A route for callers with a valid token of at least `minimum`. With `limitedAsSend`, each
     /// call spends one of the caller's send tokens (429 with Retry-After when none are left).
     /// With `queryToken`, the token may come as `?access_token=` instead of a header.

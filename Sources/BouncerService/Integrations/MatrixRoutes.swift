@@ -243,15 +243,24 @@ struct MatrixRoutes: Sendable {
     }
 }
 
-/// Answers errors on the Matrix integration's path in Matrix's shape (every error: the server's
-/// own, such as a body too large, as much as the routes'), and every other path's as `base` does.
+/// Answers errors on the Matrix integration's path in Matrix's shape, and on the scoring APIs'
+/// paths in Google's and OpenAI's (every error: the server's own, such as a body too large, as
+/// much as the routes'), and every other path's as `base` does.
 struct IntegrationProblemRenderer: ProblemRenderer {
     let base: LocalizedProblemRenderer
 
     func problem(for error: any Error) -> HTTPError? { base.problem(for: error) }
 
     func render(_ error: HTTPError, for head: RequestHead?, requestID: String) -> Response {
-        guard let head, head.path.hasPrefix(MatrixRoutes.pathPrefix) else { return base.render(error, for: head, requestID: requestID) }
+        guard let head else { return base.render(error, for: head, requestID: requestID) }
+        if !head.path.hasPrefix(MatrixRoutes.pathPrefix) {
+            let localized = base.render(error, for: head, requestID: requestID)
+            guard ForeignErrors.owns(head.path) else { return localized }
+            let detail = (try? StrictJSONParser.parse(localized.body))?["detail"]?.stringValue ?? error.detail
+            guard var response = ForeignErrors.response(for: head.path, error, detail: detail) else { return localized }
+            for (name, value) in localized.headers.fields where name.lowercased() != "content-type" { response.headers.set(name, value) }
+            return response
+        }
         let localized = base.render(error, for: head, requestID: requestID)
         // The detail as the problem renderer localized it.
         let detail = (try? StrictJSONParser.parse(localized.body))?["detail"]?.stringValue ?? error.detail

@@ -94,7 +94,17 @@ function item(entry, isNew = false) {
   },
   el("div", { class: "text" }, text),
   el("div", { class: "meta" },
-    `#${message.channel_id} · ${message.user_id} · ${t("dashboard.queue.flagCount", entry.flag_count)} · ${formatTime(entry.last_flag_at)}`));
+    `#${message.channel_id} · ${message.user_id} · ${t("dashboard.queue.flagCount", entry.flag_count)} · ${formatTime(entry.last_flag_at)}`),
+  scores(message));
+}
+
+/// The classifier's scores of a message (`moderation.scores`), highest first: "toxicity 0.93".
+function scores(message) {
+  const values = Object.entries(message.moderation?.scores ?? {}).sort((a, b) => b[1] - a[1]);
+  if (values.length === 0) return null;
+  return el("div", { class: "scores", title: t("dashboard.queue.scores") },
+    values.map(([attribute, score]) => el("span", { class: score >= 0.5 ? "score high" : "score", dataset: { attribute } },
+      `${attribute} ${score.toFixed(2)}`)));
 }
 
 function select(index) {
@@ -126,6 +136,7 @@ function renderDetail(entry) {
   fill(detail,
     el("p", { class: "meta" }, `#${message.channel_id} · ${message.user_id} · ${message.state} · ${formatTime(message.created_at)}`),
     el("p", { class: "message-text" }, message.moderation?.original_text ?? message.text),
+    scores(message),
     el("h3", {}, t("dashboard.queue.reports")),
     entry.flags.map((flag) => el("div", { class: "flag" },
       el("span", { class: "flag-reason" }, flag.reason), " · ", el("span", { class: "meta" }, `${flag.reporter_id} · ${formatTime(flag.created_at)}`),

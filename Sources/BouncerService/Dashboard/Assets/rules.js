@@ -4,7 +4,8 @@ import { get, patch, post, segment, upload } from "./api.js";
 import { debounced, el, fill, formatNumber, formatPercent, highlighted, nothing, say, sayError, t } from "./ui.js";
 
 const pageSize = 100;
-const rateKinds = new Set(["flood", "mentions", "links"]);
+/// The kinds with `params` instead of a pattern: the rate rules, and score rules.
+const rateKinds = new Set(["flood", "mentions", "links", "score"]);
 const $ = (id) => document.getElementById(id);
 let rules = [];
 let stats = new Map();
