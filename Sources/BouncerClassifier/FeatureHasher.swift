@@ -10,7 +10,7 @@ public struct FeatureHasher: Sendable, Equatable {
     /// The model has `1 << bits` weights for each attribute.
     public let bits: Int
 
-    public static let standardBits = 19
+    public static let standardBits = 18
 
     public init(bits: Int = FeatureHasher.standardBits) {
         precondition((10...24).contains(bits), "the weights' count is 2^10 to 2^24")

@@ -3,7 +3,7 @@ import JSON
 /// A model as a file: a first line naming the format, a line of JSON (what the model says of
 /// itself, its hashing and each attribute's bias, calibration and weights' scale), then each
 /// attribute's weights as 16-bit integers, little-endian, in the order the JSON lists them. The
-/// weights are rounded to 1/32767 of the largest: the scores move by less than 0.001.
+/// weights are kept as the model holds them (`HarmModel.Head`).
 public enum ModelFile {
     static let magic = "BOUNCER-MODEL 1"
     /// Largest model file read (a 2^24-bucket model with a few attributes).
@@ -32,12 +32,9 @@ public enum ModelFile {
         var body: [UInt8] = []
         body.reserveCapacity(model.heads.count * model.hasher.buckets * 2)
         for head in model.heads {
-            let largest = head.weights.reduce(Float(0)) { max($0, abs($1)) }
-            let scale = largest > 0 ? Double(largest) / 32767 : 1
-            headers.append(HeadHeader(attribute: head.attribute, bias: Double(head.bias), calibration: head.calibration, scale: scale))
+            headers.append(HeadHeader(attribute: head.attribute, bias: Double(head.bias), calibration: head.calibration, scale: Double(head.scale)))
             for weight in head.weights {
-                let stored = Int16(clamping: Int((Double(weight) / scale).rounded()))
-                let bits = UInt16(bitPattern: stored)
+                let bits = UInt16(bitPattern: weight)
                 body.append(UInt8(truncatingIfNeeded: bits))
                 body.append(UInt8(truncatingIfNeeded: bits >> 8))
             }
@@ -73,17 +70,15 @@ public enum ModelFile {
         for headHeader in header.heads {
             guard headHeader.scale.isFinite, headHeader.scale > 0, headHeader.bias.isFinite, headHeader.calibration.a.isFinite,
                   headHeader.calibration.b.isFinite else { throw Unreadable(description: "\(headHeader.attribute): a number is not finite") }
-            let scale = Float(headHeader.scale)
-            let weights = [Float](unsafeUninitializedCapacity: hasher.buckets) { buffer, count in
+            let weights = [Int16](unsafeUninitializedCapacity: hasher.buckets) { buffer, count in
                 for index in 0..<hasher.buckets {
-                    let bits = UInt16(bytes[offset + 2 * index]) | UInt16(bytes[offset + 2 * index + 1]) << 8
-                    buffer[index] = Float(Int16(bitPattern: bits)) * scale
+                    buffer[index] = Int16(bitPattern: UInt16(bytes[offset + 2 * index]) | UInt16(bytes[offset + 2 * index + 1]) << 8)
                 }
                 count = hasher.buckets
             }
             offset += 2 * hasher.buckets
-            heads.append(HarmModel.Head(attribute: headHeader.attribute, weights: weights, bias: Float(headHeader.bias),
-                                        calibration: headHeader.calibration))
+            heads.append(HarmModel.Head(attribute: headHeader.attribute, weights: weights, scale: Float(headHeader.scale),
+                                        bias: Float(headHeader.bias), calibration: headHeader.calibration))
         }
         return HarmModel(hasher: hasher, heads: heads, info: header.info)
     }

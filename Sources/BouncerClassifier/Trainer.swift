@@ -44,6 +44,8 @@ public enum TrainingError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooFewExamples(attribute: String, count: Int)
     case timeLimit
     case cancelled
+    /// A weight ran off to infinity or NaN (a learning rate far too large).
+    case diverged(attribute: String)
 
     public var description: String {
         switch self {
@@ -53,6 +55,7 @@ public enum TrainingError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(attribute) has \(count) examples; at least \(Trainer.minExamples) are needed to train and measure it"
         case .timeLimit: "training took longer than its time limit"
         case .cancelled: "training was cancelled"
+        case .diverged(let attribute): "\(attribute): the training diverged (a weight is not a finite number); try a smaller learning rate"
         }
     }
 }
@@ -106,7 +109,7 @@ public struct Trainer: Sendable {
         // Each share keeps both labels when it can: the held-out share is cut from each label's own.
         let (heldOut, calibration, training) = split(order, examples)
         let hasher = options.hasher
-        let prior = start?.weights ?? [Float](repeating: 0, count: hasher.buckets)
+        let prior = start?.floatWeights ?? [Float](repeating: 0, count: hasher.buckets)
         var weights = prior
         var squares = [Float](repeating: 0, count: hasher.buckets)
         var bias = start?.bias ?? 0, biasSquares: Float = 0
@@ -155,13 +158,14 @@ public struct Trainer: Sendable {
             }
             progress("\(attribute): pass \(epoch) of \(options.epochs), mean log loss \(String(format: "%.4f", loss / Double(max(1, trainingOrder.count))))")
         }
-        let uncalibrated = HarmModel.Head(attribute: attribute, weights: weights, bias: bias, calibration: Calibration())
+        guard weights.allSatisfy(\.isFinite), bias.isFinite else { throw .diverged(attribute: attribute) }
+        let uncalibrated = HarmModel.Head(attribute: attribute, floatWeights: weights, bias: bias, calibration: Calibration())
         let model = HarmModel(hasher: hasher, heads: [uncalibrated], info: .untrained)
         func raws(_ head: HarmModel.Head, _ indices: [Int]) -> [Double] {
             indices.map { index in examples[index].words.withUnsafeBufferPointer { model.raw(words: $0, head: head) } }
         }
         let fitted = Calibration.fit(raw: raws(uncalibrated, calibration), labels: calibration.map { examples[$0].label })
-        let head = HarmModel.Head(attribute: attribute, weights: weights, bias: bias, calibration: fitted)
+        let head = HarmModel.Head(attribute: attribute, weights: uncalibrated.weights, scale: uncalibrated.scale, bias: bias, calibration: fitted)
         let labels = heldOut.map { examples[$0].label }
         let evaluation = Evaluation(scores: raws(uncalibrated, heldOut).map(fitted.probability), labels: labels)
         let baseEvaluation = start.map { base in Evaluation(scores: raws(base, heldOut).map(base.calibration.probability), labels: labels) }
