@@ -124,6 +124,7 @@ api-test: build
 	$$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
 
 bench: release
+	$(SWIFT) build -c release --product HarmScoreBenchmark
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	scripts/bench-healthz.sh
 	scripts/bench-healthz-cpu.sh
@@ -135,6 +136,9 @@ bench: release
 	scripts/bench-send-postgres.sh
 	scripts/bench-webhooks.sh
 	scripts/bench-rate-rules.sh
+	scripts/bench-harm-scores.sh
+	scripts/harm-quality.sh .build/release/bouncer
+	python3 scripts/bench-harm-training.py --binary .build/release/bouncer
 	scripts/bench-dry-run.sh
 	scripts/bench-event-stream.sh
 	scripts/bench-moderation.sh

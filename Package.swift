@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "BouncerLocalization", targets: ["BouncerLocalization"]),
         .library(name: "BouncerModeration", targets: ["BouncerModeration"]),
+        .library(name: "BouncerClassifier", targets: ["BouncerClassifier"]),
         .library(name: "BouncerDomain", targets: ["BouncerDomain"]),
         .library(name: "JSON", targets: ["JSON"]),
     ],

@@ -7,7 +7,7 @@
 # run replays first.
 # Inputs are at most 4096 bytes, except for rules-engine (8192: a rule set, then a text of up to
 # 6,000 characters).
-#   scripts/fuzz.sh [target ...]     targets: http-parser json message-features normalizer rules-engine strings-file
+#   scripts/fuzz.sh [target ...]     targets: harm-data http-parser json message-features normalizer rules-engine strings-file
 #                                    (default: all)
 set -euo pipefail
 # Swift's own crash backtracer and AddressSanitizer's report get in each other's way.

@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(name: "strings-file", dependencies: [.product(name: "BouncerLocalization", package: "Bouncer")]),
         .executableTarget(name: "json", dependencies: [.product(name: "JSON", package: "Bouncer")]),
         .executableTarget(name: "normalizer", dependencies: [.product(name: "BouncerModeration", package: "Bouncer")]),
+        .executableTarget(name: "harm-data", dependencies: [.product(name: "BouncerClassifier", package: "Bouncer")]),
         .executableTarget(name: "message-features", dependencies: [.product(name: "BouncerModeration", package: "Bouncer")]),
         .executableTarget(name: "rules-engine", dependencies: [.product(name: "BouncerModeration", package: "Bouncer"),
                                                                .product(name: "BouncerDomain", package: "Bouncer")]),

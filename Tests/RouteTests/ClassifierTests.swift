@@ -5,7 +5,7 @@ import TestSupport
 /// `/v1/classifiers`: the bundled model listed in force, a version trained from given examples and
 /// the reviewed messages, measured and stored but not in force, and put in force on every instance
 /// only when it is no worse (or forced).
-@Suite(.oneInstance) struct ClassifierTests {
+@Suite struct ClassifierTests {
     typealias Harness = RuleInsightsTests.Harness
 
     /// Examples in which "pizza" is what this community removes, and weather talk is fine.

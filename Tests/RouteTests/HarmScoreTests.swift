@@ -5,7 +5,7 @@ import TestSupport
 /// Harm scores through the API, with the bundled model: `moderation.scores` for moderators only,
 /// `score` rules in both modes, in `moderation/check` and in dry runs, and what a score rule may
 /// be given.
-@Suite(.oneInstance) struct HarmScoreTests {
+@Suite struct HarmScoreTests {
     typealias Harness = RuleInsightsTests.Harness
 
     static let abuse = "you are a fucking idiot"

@@ -44,7 +44,7 @@ package final class ClassifierService: Sendable {
     private let audit: Audit
     private let logger: Logger
     private let options: Options
-    private let worker = LowPriorityWorker(label: "bouncer.classifier.training")
+    private let worker = LowPriorityWorker(label: "bouncer.classifier.training", idleOnly: true)
     /// The topic `classifier`'s version in force here.
     private let applied = Locked<UInt64>(0)
     /// The version trained here, if one is: a stop cancels it.
