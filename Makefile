@@ -124,7 +124,6 @@ api-test: build
 	$$(scripts/openapi-client-venv.sh) Tests/openapi-client/run.py --binary .build/debug/bouncer
 
 bench: release
-	$(SWIFT) build -c release --product HarmScoreBenchmark
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	scripts/bench-healthz.sh
 	scripts/bench-healthz-cpu.sh
