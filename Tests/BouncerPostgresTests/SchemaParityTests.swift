@@ -30,11 +30,12 @@ import TestSupport
         var description: String { "\(name) \(type)\(notNull ? " NOT NULL" : "")" }
     }
 
-    /// The one type class both stores share for a column: integer or text.
+    /// The one type class both stores share for a column: integer, text or bytes.
     static func typeClass(_ declared: String) -> String {
         let type = declared.lowercased()
         if type.contains("int") || type == "boolean" { return "integer" }
         if type.contains("text") || type.contains("char") { return "text" }
+        if type == "blob" || type == "bytea" { return "bytes" }
         return type
     }
 

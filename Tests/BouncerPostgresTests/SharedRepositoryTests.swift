@@ -60,7 +60,7 @@ import TestSupport
             #expect(all.overrides == ["de": ["k2": "zwei"]])
             #expect(all.sequence == deleted?.sequence, "a read has the version of the last change")
             let versions = try await store.changeVersions()
-            #expect(versions == [.settings: 2, .overrides: all.sequence, .rules: 0, .bans: 0])
+            #expect(versions == [.settings: 2, .overrides: all.sequence, .rules: 0, .bans: 0, .classifier: 0])
         }
     }
 
