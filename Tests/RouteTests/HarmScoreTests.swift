@@ -38,6 +38,15 @@ import TestSupport
         let clean = try await h.send(Self.ordinary, as: h.user("author"))
         #expect(clean["state"] as? String == "delivered")
         #expect(clean["moderation"] == nil)
+
+        // Events carry the message as a moderator sees it: with its scores.
+        let events = try await h.call("GET", "/v1/events?types=message.bounced", as: h.moderator)
+        let bounced = try #require(events.json?["events"] as? [[String: Any]])
+        #expect(bounced.count == 2)
+        for event in bounced {
+            let moderation = try #require((event["data"] as? [String: Any])?["moderation"] as? [String: Any])
+            #expect(((moderation["scores"] as? [String: Any])?["toxicity"] as? Double ?? 0) >= 0.9, "\(event)")
+        }
     }
 
     @Test("every message carries its scores for moderators, and for nobody else")

@@ -461,6 +461,11 @@ class QueueTests(DashboardTest):
             self.assertIn(reason, reasons)
         for written in ("selling watches", "keeps posting it"):
             self.assertIn(written, details)
+        # The message's harm scores, as moderators see them (`moderation.scores`), in the detail and the list.
+        toxicity = self.api.get(moderator, f"/v1/messages/{message_id}")["moderation"]["scores"]["toxicity"]
+        for where in (detail, queue_item(message_id)):
+            wait(driver).until(lambda d: f"toxicity {toxicity:.2f}" in " ".join(texts(d, f"{where} .scores .score")),
+                               f"{where} does not show the toxicity score {toxicity:.2f}")
         wait(driver).until(lambda d: before["text"] in " ".join(texts(d, f"{detail} .context-message")),
                            f"the channel's context leaves out {before['text']!r}")
         self.assertIn(text, " ".join(texts(driver, f"{detail} .context-message.current")),

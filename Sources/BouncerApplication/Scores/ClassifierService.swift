@@ -115,12 +115,13 @@ package final class ClassifierService: Sendable {
         return (items, stored.count > limit ? stored[limit - 1].id : nil)
     }
 
-    package func get(_ id: String) async throws(ClassifierRefusal) -> ClassifierJSON {
+    /// A version, or the configured model by its id; `ClassifierRefusal.notFound` for neither. A
+    /// store that cannot answer throws its own error (a 503), never a 404.
+    package func get(_ id: String) async throws -> ClassifierJSON {
         if let configured, id == configured.info.id {
-            let inForce = (try? await store.classifierInForce().classifier) == nil
-            return ClassifierJSON(configured: configured, inForce: inForce)
+            return ClassifierJSON(configured: configured, inForce: try await store.classifierInForce().classifier == nil)
         }
-        guard let stored = try? await store.classifier(id: id) else { throw .notFound }
+        guard let stored = try await store.classifier(id: id) else { throw ClassifierRefusal.notFound }
         return ClassifierJSON(stored)
     }
 
