@@ -160,6 +160,44 @@ import TestSupport
 
     /// A review and a new flag at once: the flag is either resolved by the review or left open
     /// after it, never lost, and the queue agrees with the flags.
+    /// `POST /v1/review-queue/decisions`: one decision for many messages, each its own review, with
+    /// a result for each; a request that cannot be read as a whole decides nothing.
+    @Test func oneDecisionForManyMessages() async throws {
+        let h = try await ServiceHarness()
+        h.addUsers(["carol"])
+        for id in ["b1", "b2", "b3"] {
+            _ = try await h.send("buy cheap pills \(id)", as: "bob", id: id)
+            #expect(try await Self.flag(h, id, as: "carol").status == 201)
+        }
+        func decide(_ body: String, as user: String = "mod") async throws -> ServiceHarness.Reply {
+            try await h.call("POST", "/v1/review-queue/decisions", as: user, body: body)
+        }
+        for refused in [#"{"message_ids":[],"decision":"dismiss"}"#,
+                        #"{"message_ids":["b1","b1"],"decision":"dismiss"}"#,
+                        #"{"message_ids":["b1","not an id!"],"decision":"dismiss"}"#,
+                        #"{"message_ids":["b1"],"decision":"shout"}"#,
+                        "{\"message_ids\":[" + (0..<101).map { "\"m\($0)\"" }.joined(separator: ",") + #"],"decision":"dismiss"}"#] {
+            let reply = try await decide(refused)
+            #expect(reply.status == 400, "\(refused.prefix(80)): \(reply.text)")
+            #expect(reply.json?["code"] as? String == "invalid_field")
+        }
+        #expect(try await decide(#"{"message_ids":["b1"],"decision":"dismiss"}"#, as: "carol").status == 403)
+        // Nothing was decided by the refused requests.
+        #expect(try await Self.flaggedMessages(h.call("GET", "/v1/flags?state=open", as: "mod")).sorted() == ["b1", "b2", "b3"])
+
+        let reply = try await decide(#"{"message_ids":["b1","gone","b3"],"decision":"remove_message","note":"a spam run"}"#)
+        #expect(reply.status == 200, "\(reply.text)")
+        let results = try #require(reply.json?["results"] as? [[String: Any]])
+        #expect(results.map { $0["message_id"] as? String } == ["b1", "gone", "b3"])
+        #expect(results.map { $0["status"] as? Int } == [200, 404, 200])
+        #expect(results.map { $0["code"] as? String } == [nil, "message_not_found", nil])
+        for id in ["b1", "b3"] {
+            #expect(try await h.call("GET", "/v1/messages/\(id)", as: "mod").json?["state"] as? String == "removed")
+        }
+        #expect(try await h.call("GET", "/v1/messages/b2", as: "mod").json?["state"] as? String == "delivered")
+        #expect(try await Self.flaggedMessages(h.call("GET", "/v1/flags?state=open", as: "mod")) == ["b2"])
+    }
+
     @Test func aReviewRacingANewFlag() async throws {
         let h = try await ServiceHarness()
         let users = (0..<10).map { "late\($0)" }

@@ -51,6 +51,7 @@ import Testing
         #expect(table["GET /v1/flags"] == .role(.moderator))
         #expect(table["GET /v1/review-queue"] == .role(.moderator))
         #expect(table["POST /v1/messages/{id}/review"] == .role(.moderator))
+        #expect(table["POST /v1/review-queue/decisions"] == .role(.moderator))
         #expect(table["POST /v1/admin/backup"] == .role(.admin))
         #expect(table["GET /v1/events"] == .role(.moderator))
         #expect(table["GET /v1/events/stream"] == .role(.moderator))
@@ -79,6 +80,6 @@ import Testing
         // The chat servers' routes: each checks its server's own secret.
         #expect(table["POST /v1/integrations/matrix/{callback}"] == .integration)
         #expect(table["POST /v1/integrations/stream/before-message-send"] == .integration)
-        #expect(table.count == 67, "a new route needs its line here: \(table.keys.sorted())")
+        #expect(table.count == 68, "a new route needs its line here: \(table.keys.sorted())")
     }
 }

@@ -31,6 +31,23 @@ struct FlagRoutes: Sendable {
         var ban_duration_seconds: Int?
     }
 
+    struct BulkReviewInput: Decodable {
+        var message_ids: [String]
+        var decision: String
+        var note: String?
+        var ban_duration_seconds: Int?
+    }
+
+    /// Most messages one bulk decision takes.
+    static let maxBulkMessages = 100
+
+    /// One message's outcome in a bulk decision.
+    struct BulkResult: Encodable {
+        var message_id: String
+        var status: Int
+        var code: String?
+    }
+
 
     func register(in routes: inout Routes) {
         routes.group("/v1") { group in
@@ -61,6 +78,9 @@ struct FlagRoutes: Sendable {
             }
             group.post("/messages/{id}/review", .moderator) { request, identity in
                 try await handlers.review(request, identity)
+            }
+            group.post("/review-queue/decisions", .moderator) { request, identity in
+                try await handlers.reviewMany(request, identity)
             }
     
 
@@ -192,15 +212,21 @@ struct FlagRoutes: Sendable {
         return response
     }
 
-    private func review(_ request: Request, _ identity: Identity) async throws -> Response {
-        let input = try request.decodeJSON(ReviewInput.self)
-        guard let decision = ReviewPlanner.Decision(rawValue: input.decision) else {
+    /// A review's decision, note and ban, checked: what one review and a bulk one both take.
+    private static func checked(decision text: String, note: String?, banSeconds: Int?) throws(HTTPError) -> ReviewPlanner.Decision {
+        guard let decision = ReviewPlanner.Decision(rawValue: text) else {
             throw HTTPError.badRequest("invalid_field", "`decision` must be dismiss, remove_message or ban_author.").keyed("flags.decision")
         }
-        if let note = input.note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.").keyed("field.too_long", "note", 1000) }
-        if let seconds = input.ban_duration_seconds, !(1...BanRecord.maxSeconds).contains(seconds) {
+        if let note, note.unicodeScalars.count > 1000 { throw HTTPError.badRequest("invalid_field", "`note` is longer than 1000 characters.").keyed("field.too_long", "note", 1000) }
+        if let seconds = banSeconds, !(1...BanRecord.maxSeconds).contains(seconds) {
             throw HTTPError.badRequest("invalid_field", "`ban_duration_seconds` must be from 1 to \(BanRecord.maxSeconds).").keyed("field.range", "ban_duration_seconds", 1, BanRecord.maxSeconds)
         }
+        return decision
+    }
+
+    private func review(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(ReviewInput.self)
+        let decision = try Self.checked(decision: input.decision, note: input.note, banSeconds: input.ban_duration_seconds)
         let result: ReviewResult
         do {
             result = try await reviews.review(messageID: try request.messageID().value, decision: decision, note: input.note,
@@ -216,5 +242,38 @@ struct FlagRoutes: Sendable {
                                                  alertActionsEnabled: settings.value.bounced_messages_alert_actions_enabled))
         json.append(UInt8(ascii: "}"))
         return .json(.ok, json)
+    }
+
+    /// One decision for each of up to 100 messages (`POST /v1/review-queue/decisions`), in the
+    /// order given, each as its own review (atomic, and with its events and audit entry): a message
+    /// that cannot be decided is told in its result, and the others are decided all the same.
+    private func reviewMany(_ request: Request, _ identity: Identity) async throws -> Response {
+        let input = try request.decodeJSON(BulkReviewInput.self)
+        guard (1...Self.maxBulkMessages).contains(input.message_ids.count) else {
+            throw HTTPError.badRequest("invalid_field", "`message_ids` must hold 1 to \(Self.maxBulkMessages) message ids.")
+                .keyed("flags.bulk_count", Self.maxBulkMessages)
+        }
+        guard input.message_ids.allSatisfy({ MessageID($0) != nil }) else {
+            throw HTTPError.badRequest("invalid_field", "`message_ids` holds a string that is not a message id.").keyed("flags.bulk_ids")
+        }
+        guard Set(input.message_ids).count == input.message_ids.count else {
+            throw HTTPError.badRequest("invalid_field", "`message_ids` names a message twice.").keyed("flags.bulk_twice")
+        }
+        let decision = try Self.checked(decision: input.decision, note: input.note, banSeconds: input.ban_duration_seconds)
+        var results: [BulkResult] = []
+        for messageID in input.message_ids {
+            do {
+                _ = try await reviews.review(messageID: messageID, decision: decision, note: input.note,
+                                             banSeconds: input.ban_duration_seconds, by: identity)
+                results.append(BulkResult(message_id: messageID, status: 200))
+            } catch ReviewRefusal.messageNotFound {
+                results.append(BulkResult(message_id: messageID, status: 404, code: "message_not_found"))
+            } catch {
+                // The store could not take this one (down, or a conflict past every retry): the
+                // next ones are tried all the same, and each result says which were decided.
+                results.append(BulkResult(message_id: messageID, status: 503, code: "store_unavailable"))
+            }
+        }
+        return try Response.encoded(["results": results])
     }
 }
