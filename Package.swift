@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "BouncerModeration", dependencies: ["BouncerDomain", "CVectorscan", "Locking"]),
         // The harm scores: a learned linear model over the normalized text, its training and its
         // file; the bundled model is embedded (EmbedFiles).
-        .target(name: "BouncerClassifier", dependencies: ["BouncerModeration", "JSON"], plugins: ["EmbedFiles"]),
+        .target(name: "BouncerClassifier", dependencies: ["BouncerDomain", "BouncerModeration", "JSON"], plugins: ["EmbedFiles"]),
         // The application without its HTTP API: the use cases as services (messages, reviews,
         // appeals) with typed refusals, the rules in force and the judge, live settings, the ban
         // list, events and their webhooks, metrics and the log. It does not know HTTP.

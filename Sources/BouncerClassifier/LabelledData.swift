@@ -1,3 +1,5 @@
+import BouncerDomain
+import Foundation
 import JSON
 
 /// A labelled text as a file gives it, before normalization.
@@ -102,7 +104,7 @@ public enum LabelledData {
                 throw Unreadable(line: row.line, reason: "\(row.fields.count) fields; expected \(needed + 1)")
             }
             let label: Bool
-            switch row.fields[labelColumn].trimmingSpaces {
+            switch row.fields[labelColumn].trimmingCharacters(in: .whitespaces) {
             case "1", "1.0", "true": label = true
             case "0", "0.0", "false": label = false
             default: throw Unreadable(line: row.line, reason: "the label is \"\(row.fields[labelColumn].prefix(20))\"; it must be 0 or 1")
@@ -113,20 +115,13 @@ public enum LabelledData {
     }
 
     private static func labelled(_ text: String, _ label: Bool, _ attribute: String?, line: Int) throws(Unreadable) -> LabelledText {
-        let attribute = attribute.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 } ?? defaultAttribute
-        guard AttributeName.isValid(attribute) else {
+        let attribute = attribute.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultAttribute
+        guard RuleParams.isAttributeName(attribute) else {
             throw Unreadable(line: line, reason: "the attribute \"\(attribute.prefix(40))\" is not 1-40 characters of a-z, 0-9 and _")
         }
         var kept = text
         if kept.utf8.count > maxTextBytes { kept = String(decoding: kept.utf8.prefix(maxTextBytes), as: UTF8.self) }
         return LabelledText(text: kept, label: label, attribute: attribute)
-    }
-}
-
-/// What an attribute may be called: what `moderation.scores` and a score rule's `attribute` name.
-public enum AttributeName {
-    public static func isValid(_ name: String) -> Bool {
-        (1...40).contains(name.utf8.count) && name.utf8.allSatisfy { $0 &- 97 < 26 || $0 &- 48 < 10 || $0 == UInt8(ascii: "_") }
     }
 }
 
@@ -184,14 +179,5 @@ struct CSVRows {
         if field.last == 0x0D { field.removeLast() }
         fields.append(String(decoding: field, as: UTF8.self))
         return (fields, startLine)
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while scalars.first?.isWhitespace == true { scalars.removeFirst() }
-        while scalars.last?.isWhitespace == true { scalars.removeLast() }
-        return String(scalars)
     }
 }

@@ -1,4 +1,5 @@
 import BouncerClassifier
+import BouncerService
 import Foundation
 import JSON
 
@@ -22,13 +23,10 @@ enum ScoreCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let parsed = try ParsedOptions.forCommand(arguments, specs: options, help: help) else { return 0 }
-        let model: HarmModel
-        switch parsed.values["model"] ?? "bundled" {
-        case "bundled": model = BundledModel.model
-        case let path:
-            guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(description: "cannot read \(path)") }
-            model = try ModelFile.decode([UInt8](data))
-        }
+        // Read as `serve --harm-model` reads it.
+        var configuration = ServiceConfiguration()
+        configuration.harmModel = parsed.values["model"] ?? "bundled"
+        guard let model = try configuration.loadHarmModel() else { throw UsageError(description: "--model none scores nothing") }
         var output: [UInt8] = []
         var lineNumber = 0
         while let line = readLine(strippingNewline: true) {

@@ -21,35 +21,45 @@ package struct CheckResult: Encodable {
     }
 }
 
-/// A text's scores as JSON: `{"toxicity":0.93}`, each rounded to four decimals.
+/// A text's scores as JSON: `{"toxicity":0.93}`, each rounded to four decimals, in the model's
+/// order of attributes. Kept as the two arrays the model gives: every judged message makes one.
 package struct ScoresJSON: Codable, Sendable, Equatable {
-    package var values: [String: Double]
+    package var attributes: [String]
+    package var values: [Double]
 
     package init(_ scores: HarmScores) {
-        values = Dictionary(uniqueKeysWithValues: zip(scores.attributes, scores.values.map(Self.rounded)))
+        attributes = scores.attributes
+        values = scores.values.map(Self.rounded)
     }
-
-    package init(values: [String: Double]) { self.values = values }
 
     package static func rounded(_ score: Double) -> Double { (score * 10_000).rounded() / 10_000 }
 
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     package init(from decoder: any Decoder) throws {
-        values = try decoder.singleValueContainer().decode([String: Double].self)
+        let container = try decoder.container(keyedBy: Key.self)
+        attributes = container.allKeys.map(\.stringValue)
+        values = try container.allKeys.map { try container.decode(Double.self, forKey: $0) }
     }
 
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(values)
+        var container = encoder.container(keyedBy: Key.self)
+        for (attribute, value) in zip(attributes, values) { try container.encode(value, forKey: Key(stringValue: attribute)) }
     }
 
-    /// Written by hand, in the attributes' order: it is part of every message's stored verdict.
+    /// Written by hand: it is part of every message's stored verdict.
     package func append(to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (index, attribute) in values.keys.sorted().enumerated() {
+        for index in attributes.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendString(attribute, to: &out)
+            JSONText.appendString(attributes[index], to: &out)
             out.append(UInt8(ascii: ":"))
-            JSONText.appendNumber(values[attribute]!, to: &out)
+            JSONText.appendNumber(values[index], to: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -79,11 +79,19 @@ package final class ClassifierService: Sendable {
     /// Puts in force what the store says is (a version activated on any instance, or none: the
     /// configured model), and fails the trainings an instance stopped before finishing.
     package func load() async throws {
+        try await failAbandonedTrainings()
+        try await reload()
+    }
+
+    /// Marks failed the trainings that outlived their time limit: their instance stopped, or their
+    /// outcome could not be stored. Asked at start and before each training, so that one lost
+    /// training never keeps the next from starting.
+    private func failAbandonedTrainings() async throws {
         let now = Date()
         let abandoned = try await store.abandonTrainings(startedBefore: Timestamp.format(now.addingTimeInterval(-(options.timeLimit / .seconds(1)) - 60)),
-                                                         reason: "the instance training it stopped before it finished", at: Timestamp.format(now))
-        if abandoned > 0 { logger.warn("classifier trainings abandoned by a stopped instance marked failed", ["count": .int(abandoned)]) }
-        try await reload()
+                                                         reason: "its instance stopped, or its outcome could not be stored, before it finished",
+                                                         at: Timestamp.format(now))
+        if abandoned > 0 { logger.warn("classifier trainings past their time limit marked failed", ["count": .int(abandoned)]) }
     }
 
     /// Loads the version in force again (another instance activated one).
@@ -132,6 +140,7 @@ package final class ClassifierService: Sendable {
         let started = StoredClassifier(id: id, state: .training, createdAt: Timestamp.now(), createdBy: identity.userID,
                                        baseID: base?.id)
         guard !request.examples.isEmpty || request.includeReviews || options.baseData != nil else { throw ClassifierRefusal.nothingToTrain }
+        try await failAbandonedTrainings()
         guard try await store.startTraining(started) else { throw ClassifierRefusal.trainingInProgress }
         try await audit.record(identity, "classifier.train", "classifier", id,
                                details: ["examples": String(request.examples.count), "include_reviews": String(request.includeReviews)])
@@ -244,8 +253,9 @@ private struct TrainingJob: Sendable {
         let model = ModelTraining.model(results, base: base?.model, hasher: trainingOptions.hasher, info: info)
         var evaluations: [String: EvaluationJSON] = [:]
         for result in results {
-            evaluations[result.head.attribute] = EvaluationJSON(result.evaluation, comparedWith: zip(base.map(\.id), result.baseEvaluation)
-                .map { EvaluationJSON.Comparison(id: $0, auc: $1.auc) })
+            var comparison: EvaluationJSON.Comparison?
+            if let base, let baseEvaluation = result.baseEvaluation { comparison = .init(id: base.id, auc: baseEvaluation.auc) }
+            evaluations[result.head.attribute] = EvaluationJSON(result.evaluation, comparedWith: comparison)
         }
         for attribute in model.attributes where evaluations[attribute] == nil {
             evaluations[attribute] = model.info.evaluation[attribute].map { EvaluationJSON($0) }
@@ -274,9 +284,4 @@ private struct TrainingJob: Sendable {
 private struct TrainingFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
 }

@@ -76,7 +76,7 @@ struct ClassifierRoutes: Sendable {
                 throw HTTPError.badRequest("invalid_field", "`examples[\(index)].label` must be 0 or 1.").keyed("classifiers.label", index)
             }
             let attribute = input.attribute ?? LabelledData.defaultAttribute
-            guard AttributeName.isValid(attribute) else {
+            guard RuleParams.isAttributeName(attribute) else {
                 throw HTTPError.badRequest("invalid_field", "`examples[\(index)].attribute` must be 1-40 characters of a-z, 0-9 and _.")
                     .keyed("classifiers.attribute", index)
             }

@@ -117,23 +117,14 @@ struct PerspectiveRoutes: Sendable {
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: #"},"languages":"#.utf8)
-        appendStrings(languages, to: &out)
+        JSONValue.array(languages.map(JSONValue.string)).write(to: &out)
         out.append(contentsOf: #","detectedLanguages":"#.utf8)
-        appendStrings(model.info.languages, to: &out)
+        JSONValue.array(model.info.languages.map(JSONValue.string)).write(to: &out)
         if let token = request["clientToken"]?.stringValue {
             JSONText.appendMember(#","clientToken":"#, token, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         return out
-    }
-
-    static func appendStrings(_ strings: [String], to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
-        for (index, string) in strings.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendString(string, to: &out)
-        }
-        out.append(UInt8(ascii: "]"))
     }
 
     private static func appendScore(_ value: Double, to out: inout [UInt8]) {

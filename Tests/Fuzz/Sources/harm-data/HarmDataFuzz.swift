@@ -4,13 +4,14 @@
 // model file that reads is written back to the same bytes and scores a text with probabilities.
 
 import BouncerClassifier
+import BouncerDomain
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHarmData(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     do {
         let texts = try LabelledData.read(bytes)
-        precondition(texts.allSatisfy { AttributeName.isValid($0.attribute) && $0.text.utf8.count <= LabelledData.maxTextBytes },
+        precondition(texts.allSatisfy { RuleParams.isAttributeName($0.attribute) && $0.text.utf8.count <= LabelledData.maxTextBytes },
                      "a text read with an attribute or a length a file may not give")
     } catch {
         let lines = bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
